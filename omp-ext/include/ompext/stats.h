@@ -1,0 +1,37 @@
+/*
+ * omp-ext public statistics: how often each plugin path ran.
+ *
+ * Counting is off unless OMPEXT_STATS=1 is set in the environment (it costs
+ * one relaxed atomic add per call).  With OMPEXT_STATS=1 the plugin also
+ * prints one summary line to stderr when the runtime shuts down.
+ *
+ * A program can read the counters without linking against the plugin:
+ *   void *h = dlopen("libompext.so", RTLD_NOW | RTLD_NOLOAD);
+ *   ompext_stats_read_fn f = h ? (ompext_stats_read_fn)dlsym(h, "ompext_stats_read") : NULL;
+ * A NULL handle means the plugin is not loaded in this process.
+ */
+#ifndef OMPEXT_STATS_H
+#define OMPEXT_STATS_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ompext_stats {
+  uint64_t plain_barriers; /* per thread: calls of the plain barrier */
+  uint64_t reductions;     /* per thread: calls of the reduction gather */
+  uint64_t broadcasts;     /* per thread: calls of the copyprivate broadcast */
+  uint64_t teams_prepared; /* team contexts created for a new team size */
+  int counting;            /* nonzero when OMPEXT_STATS enabled counting */
+} ompext_stats_t;
+
+typedef void (*ompext_stats_read_fn)(ompext_stats_t *out);
+void ompext_stats_read(ompext_stats_t *out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMPEXT_STATS_H */

@@ -1,0 +1,47 @@
+/*
+ * The plugin's environment: which paths it serves and fixed parameters that
+ * override the choices of params.c.  Parsed once, when the runtime asks for
+ * the plugin's operations; a bad value gives one warning naming the variable
+ * and the accepted values, then the default.
+ */
+#ifndef OMPEXT_CONFIG_H
+#define OMPEXT_CONFIG_H
+
+#include <stdio.h>
+
+#define OMPEXT_MAX_FANIN 64
+#define OMPEXT_MAX_LEVELS 16
+#define OMPEXT_MAX_M 16
+
+typedef enum { OMPEXT_BARRIER_STOCK, OMPEXT_BARRIER_DISSEMINATION } ompext_barrier_alg_t;
+typedef enum { OMPEXT_REDUCE_STOCK, OMPEXT_REDUCE_TREE } ompext_reduce_alg_t;
+typedef enum { OMPEXT_BCAST_STOCK, OMPEXT_BCAST_TREE, OMPEXT_BCAST_FLAT } ompext_bcast_alg_t;
+typedef enum { OMPEXT_FORKJOIN_STOCK, OMPEXT_FORKJOIN_TREE } ompext_forkjoin_alg_t;
+
+typedef struct ompext_config {
+  ompext_barrier_alg_t barrier;
+  int barrier_m; /* 0: chosen per team size */
+  ompext_reduce_alg_t reduce;
+  int reduce_levels; /* 0: chosen per team size */
+  int reduce_fanin[OMPEXT_MAX_LEVELS];
+  ompext_bcast_alg_t bcast;
+  int bcast_fanout; /* 0: chosen per team size */
+  ompext_forkjoin_alg_t forkjoin;
+  int forkjoin_fanout; /* 0: chosen per team size */
+  unsigned spin_polls; /* inline polls before the services wait */
+  int verbose;
+  int stats;
+} ompext_config_t;
+
+/* Reads the OMPEXT_* variables; warnings go to `warn`. */
+void ompext_config_parse(ompext_config_t *cfg, FILE *warn);
+
+/* Parses "k1,k2,..." (each in [lo, hi]) into out; returns the count, or -1. */
+int ompext_parse_int_list(const char *text, int lo, int hi, int *out, int cap);
+
+extern const char *const ompext_barrier_names[];
+extern const char *const ompext_reduce_names[];
+extern const char *const ompext_bcast_names[];
+extern const char *const ompext_forkjoin_names[];
+
+#endif /* OMPEXT_CONFIG_H */

@@ -1,0 +1,29 @@
+/*
+ * Per-team-size parameters of every algorithm.  ompext_params_choose is the
+ * one place where they are decided: today from fixed defaults and the
+ * environment overrides of config.h; the cost model will fill it later.
+ */
+#ifndef OMPEXT_PARAMS_H
+#define OMPEXT_PARAMS_H
+
+#include "config.h"
+
+typedef struct ompext_team_params {
+  int nproc;
+  int barrier_m;                 /* dissemination: peers per round */
+  int reduce_levels;             /* tree depth d */
+  int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
+  int bcast_fanout;              /* tree broadcast fan-out (nproc-1: flat) */
+  int forkjoin_fanout;           /* fork release / join gather tree */
+  const char *source;            /* where the numbers came from */
+} ompext_team_params_t;
+
+void ompext_params_choose(const ompext_config_t *cfg, int nproc,
+                          ompext_team_params_t *out);
+
+/* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */
+int ompext_params_describe(const ompext_config_t *cfg,
+                           const ompext_team_params_t *p, char *buf,
+                           size_t cap);
+
+#endif /* OMPEXT_PARAMS_H */

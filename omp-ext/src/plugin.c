@@ -1,0 +1,93 @@
+/*
+ * libompext.so entry point: the operations table handed to the patched
+ * runtime.  Paths the environment sets to "stock" get a NULL operation, so
+ * the runtime keeps its own code for them.
+ */
+#include "ompext/abi.h"
+
+#include "config.h"
+#include "forkjoin_tree.h"
+#include "services.h"
+#include "stats.h"
+#include "team.h"
+
+#include <stdio.h>
+
+#define OMPEXT_PUBLIC __attribute__((visibility("default")))
+
+static ompext_config_t config;
+
+static int plugin_init(const ompext_services_t *svc) {
+  return ompext_services_install(svc);
+}
+
+static void plugin_fini(void) { ompext_stats_print_once(stderr); }
+
+/* Covers processes whose runtime never reaches its orderly shutdown. */
+__attribute__((destructor)) static void plugin_unload(void) {
+  ompext_stats_print_once(stderr);
+}
+
+static void *plugin_team_prepare(void *old_ctx, int nproc, int level) {
+  (void)level;
+  return ompext_team_prepare(&config, old_ctx, nproc);
+}
+
+static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
+
+static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
+  ompext_team_t *team = ctx;
+  ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
+  ompext_dissemination_wait(team->barrier, gtid, tid, team->spin_polls);
+}
+
+static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
+                                 size_t size, ompext_pairfn_t reduce) {
+  ompext_team_t *team = ctx;
+  (void)size;
+  ompext_stat_add(OMPEXT_STAT_REDUCTION);
+  ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce,
+                            team->spin_polls);
+}
+
+static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
+                       int cap) {
+  ompext_team_t *team = ctx;
+  (void)bt;
+  return ompext_forkjoin_tree(team->nproc, team->params.forkjoin_fanout, tid,
+                              parent, children, cap);
+}
+
+static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
+                          void *data, ompext_pairfn_t cpy) {
+  ompext_team_t *team = ctx;
+  ompext_stat_add(OMPEXT_STAT_BROADCAST);
+  return ompext_bcast_tree_run(team->bcast, gtid, tid, is_root, data, cpy,
+                               team->spin_polls);
+}
+
+static ompext_ops_t ops;
+
+OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
+  if (runtime_abi != OMPEXT_ABI_VERSION)
+    return NULL;
+  ompext_config_parse(&config, stderr);
+  ompext_stats_enabled = config.stats;
+  ops = (ompext_ops_t){
+      .abi_version = OMPEXT_ABI_VERSION,
+      .size = sizeof(ompext_ops_t),
+      .name = "omp-ext " OMPEXT_VERSION,
+      .init = plugin_init,
+      .fini = plugin_fini,
+      .team_prepare = plugin_team_prepare,
+      .team_free = plugin_team_free,
+      .plain_barrier = config.barrier == OMPEXT_BARRIER_STOCK
+                           ? NULL
+                           : plugin_plain_barrier,
+      .reduce_gather =
+          config.reduce == OMPEXT_REDUCE_STOCK ? NULL : plugin_reduce_gather,
+      .tree = config.forkjoin == OMPEXT_FORKJOIN_STOCK ? NULL : plugin_tree,
+      .bcast = config.bcast == OMPEXT_BCAST_STOCK ? NULL : plugin_bcast,
+  };
+  return &ops;
+}

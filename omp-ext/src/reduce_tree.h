@@ -1,0 +1,22 @@
+/* Tree reduction gather with a fan-in per level (see reduce_tree.c). */
+#ifndef OMPEXT_REDUCE_TREE_H
+#define OMPEXT_REDUCE_TREE_H
+
+#include "ompext/abi.h"
+
+#include <stddef.h>
+
+typedef struct ompext_reduce_tree ompext_reduce_tree_t;
+
+size_t ompext_reduce_tree_size(int nproc);
+/* fanin[0] is k_1 (the leaves' level); levels entries. */
+ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
+                                              const int *fanin, int levels);
+/* Combines every thread's data into tid 0's data with reduce(lhs, rhs).
+   A non-zero tid returns once its data has been handed to its parent; the
+   caller keeps that data alive until tid 0 returns. */
+void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
+                               void *data, ompext_pairfn_t reduce,
+                               unsigned spin_polls);
+
+#endif

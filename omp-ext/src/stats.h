@@ -1,0 +1,31 @@
+/* Optional counters behind OMPEXT_STATS (public view: ompext/stats.h). */
+#ifndef OMPEXT_STATS_INTERNAL_H
+#define OMPEXT_STATS_INTERNAL_H
+
+#include "ompext/stats.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+typedef enum {
+  OMPEXT_STAT_PLAIN_BARRIER,
+  OMPEXT_STAT_REDUCTION,
+  OMPEXT_STAT_BROADCAST,
+  OMPEXT_STAT_TEAM_PREPARED,
+  OMPEXT_STAT_COUNT
+} ompext_stat_t;
+
+extern int ompext_stats_enabled;
+extern _Atomic uint64_t ompext_stat_counts[OMPEXT_STAT_COUNT];
+
+static inline void ompext_stat_add(ompext_stat_t which) {
+  if (ompext_stats_enabled)
+    /* relaxed: a statistic, read only after the threads are done */
+    atomic_fetch_add_explicit(&ompext_stat_counts[which], 1,
+                              memory_order_relaxed);
+}
+
+/* Prints the one summary line once (at runtime shutdown or process exit). */
+void ompext_stats_print_once(FILE *out);
+
+#endif

@@ -1,0 +1,76 @@
+/* Team contexts (see team.h). */
+#include "team.h"
+
+#include "pad.h"
+#include "services.h"
+#include "stats.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+
+#define VERBOSE_SIZES 4096
+static _Atomic unsigned long verbose_seen[VERBOSE_SIZES / (8 * sizeof(long))];
+
+/* OMPEXT_VERBOSE: one line the first time a team size is seen. */
+static void describe_once(const ompext_config_t *cfg, const ompext_team_t *t) {
+  if (!cfg->verbose)
+    return;
+  if (t->nproc < VERBOSE_SIZES) {
+    const size_t bits = 8 * sizeof(long);
+    unsigned long bit = 1ul << (t->nproc % bits);
+    /* relaxed: only decides who prints; no data is published through it */
+    if (atomic_fetch_or_explicit(&verbose_seen[t->nproc / bits], bit,
+                                 memory_order_relaxed) & bit)
+      return;
+  }
+  char line[512];
+  ompext_params_describe(cfg, &t->params, line, sizeof(line));
+  fprintf(stderr, "%s spin=%u\n", line, t->spin_polls);
+}
+
+static unsigned spin_polls_now(const ompext_config_t *cfg) {
+  if (ompext_svc->oversubscribed() || ompext_svc->passive_wait())
+    return 0;
+  return cfg->spin_polls;
+}
+
+ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
+                                   ompext_team_t *old, int nproc) {
+  if (old && old->nproc == nproc) {
+    old->spin_polls = spin_polls_now(cfg); /* thread counts may have moved */
+    return old;
+  }
+  ompext_team_free(old);
+
+  ompext_team_params_t params;
+  ompext_params_choose(cfg, nproc, &params);
+  const size_t head = ompext_pad_bytes(sizeof(ompext_team_t));
+  const size_t barrier_bytes =
+      ompext_pad_bytes(ompext_dissemination_size(nproc, params.barrier_m));
+  const size_t reduce_bytes = ompext_pad_bytes(ompext_reduce_tree_size(nproc));
+  const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_tree_size(nproc));
+  char *mem = ompext_svc->alloc(head + barrier_bytes + reduce_bytes +
+                                bcast_bytes);
+  if (!mem)
+    return NULL; /* the runtime runs this team on stock paths */
+
+  ompext_team_t *t = (ompext_team_t *)mem;
+  t->nproc = nproc;
+  t->params = params;
+  t->spin_polls = spin_polls_now(cfg);
+  char *p = mem + head;
+  t->barrier = ompext_dissemination_init(p, nproc, params.barrier_m);
+  p += barrier_bytes;
+  t->reduce = ompext_reduce_tree_init(p, nproc, params.reduce_fanin,
+                                      params.reduce_levels);
+  p += reduce_bytes;
+  t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout);
+  ompext_stat_add(OMPEXT_STAT_TEAM_PREPARED);
+  describe_once(cfg, t);
+  return t;
+}
+
+void ompext_team_free(ompext_team_t *team) {
+  if (team)
+    ompext_svc->free_mem(team);
+}

@@ -1,0 +1,55 @@
+/*
+ * Waiting on and signalling flag words.
+ *
+ * A wait first spins inline for a bounded number of polls (none when the
+ * team is oversubscribed or the wait policy is passive), then hands over to
+ * the services wait, which runs tasks, yields when threads outnumber
+ * processors, sleeps after the blocktime and honours shutdown.  Signals
+ * always go through the services release: it adds OMPEXT_FLAG_BUMP and
+ * wakes the word's waiter if it sleeps, so no word is ever plain-stored.
+ */
+#ifndef OMPEXT_WAIT_H
+#define OMPEXT_WAIT_H
+
+#include "services.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define ompext_cpu_relax() _mm_pause()
+#elif defined(__aarch64__)
+#define ompext_cpu_relax() __asm__ __volatile__("yield" ::: "memory")
+#else
+#define ompext_cpu_relax() ((void)0)
+#endif
+
+/* The value a word reaches after `uses` uses of `signals` signals each. */
+static inline uint64_t ompext_expect(uint64_t uses, unsigned signals) {
+  return uses * signals * (uint64_t)OMPEXT_FLAG_BUMP;
+}
+
+static inline int ompext_word_is(ompext_flag_word_t *word, uint64_t expect) {
+  /* acquire: pairs with the release in the signaller's fetch-add, so what
+     the signaller wrote before signalling is visible after the wait. */
+  uint64_t v = atomic_load_explicit(word, memory_order_acquire);
+  return (v & ~(uint64_t)OMPEXT_FLAG_SLEEP_BIT) == expect;
+}
+
+static inline void ompext_wait(int gtid, ompext_flag_word_t *word,
+                               uint64_t expect, unsigned spin_polls) {
+  for (unsigned i = 0; i < spin_polls; ++i) {
+    if (ompext_word_is(word, expect))
+      return;
+    ompext_cpu_relax();
+  }
+  ompext_svc->wait(gtid, word, expect, 0);
+}
+
+static inline void ompext_signal(int gtid, int waiter_tid,
+                                 ompext_flag_word_t *word) {
+  ompext_svc->release(gtid, waiter_tid, word);
+}
+
+#endif /* OMPEXT_WAIT_H */

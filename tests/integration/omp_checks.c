@@ -1,0 +1,224 @@
+/*
+ * OpenMP correctness checks run on each runtime (stock, ext, ext with
+ * OMPEXT=off, a bogus or mismatched plugin), compiled by clang (libomp ABI)
+ * and by gcc (GOMP ABI).  Besides the results it checks, from inside the
+ * process, which runtime paths ran:
+ *   --expect-plugin=yes|no   libompext.so loaded (yes: and its barrier and
+ *                            broadcast counters moved; needs OMPEXT_STATS=1)
+ *   --expect-reductions      the plugin's reduction gather ran too
+ *   --expect-warnings=N      exactly N "omp-ext: warning" lines on stderr
+ *   --expect-stderr=TEXT     TEXT appears on stderr
+ *   --rounds=N               repetitions of the barrier phase check
+ * stderr is captured from before main (clang may enter the runtime on entry
+ * to main) and echoed at the end.
+ */
+#define _GNU_SOURCE
+#include "probe.h"
+
+#include <omp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_THREADS 256
+
+static int failures;
+
+static void check(int ok, const char *what) {
+  if (!ok) {
+    ++failures;
+    printf("FAIL: %s\n", what);
+  }
+}
+
+/* Every thread writes its phase, passes the barrier, and must then see
+   every other thread's write of the same phase. */
+static void barrier_phases(int rounds) {
+  static int phase[MAX_THREADS];
+  int bad = 0;
+#pragma omp parallel reduction(+ : bad)
+  {
+    int me = omp_get_thread_num(), n = omp_get_num_threads();
+    for (int r = 1; r <= rounds; ++r) {
+#pragma omp atomic write
+      phase[me] = r;
+#pragma omp barrier
+      for (int t = 0; t < n; ++t) {
+        int seen;
+#pragma omp atomic read
+        seen = phase[t];
+        bad += seen != r;
+      }
+#pragma omp barrier
+    }
+  }
+  check(bad == 0, "barrier phases: a thread left a barrier early");
+}
+
+static void reductions(void) {
+  long isum = 0;
+  double dsum = 0.0;
+  int imax = -1;
+#pragma omp parallel for reduction(+ : isum, dsum) reduction(max : imax)
+  for (int i = 0; i < 100000; ++i) {
+    isum += i;
+    dsum += 0.5;
+    imax = i > imax ? i : imax;
+  }
+  check(isum == 4999950000L, "reduction + long");
+  check(dsum == 50000.0, "reduction + double");
+  check(imax == 99999, "reduction max int");
+
+  long nowait_sum = 0, blocking_sum = 0;
+#pragma omp parallel
+  {
+#pragma omp for reduction(+ : nowait_sum) nowait
+    for (int i = 1; i <= 1000; ++i)
+      nowait_sum += i;
+#pragma omp for reduction(+ : blocking_sum)
+    for (int i = 1; i <= 2000; ++i)
+      blocking_sum += i;
+  }
+  check(nowait_sum == 500500, "reduction nowait");
+  check(blocking_sum == 2001000, "reduction blocking");
+}
+
+static void copyprivates(void) {
+  int bad = 0;
+#pragma omp parallel reduction(+ : bad)
+  {
+    for (int round = 0; round < 200; ++round) {
+      double value = -1.0;
+      int tag = -1;
+      char text[64];
+      memset(text, 0, sizeof(text));
+#pragma omp single copyprivate(value, tag, text)
+      {
+        value = 0.25 * round;
+        tag = round;
+        snprintf(text, sizeof(text), "round %d", round);
+      }
+      char expect[64];
+      memset(expect, 0, sizeof(expect));
+      snprintf(expect, sizeof(expect), "round %d", round);
+      bad += value != 0.25 * round || tag != round ||
+             memcmp(text, expect, sizeof(text)) != 0;
+    }
+  }
+  check(bad == 0, "copyprivate of several variables");
+}
+
+static void tasks_before_barrier(void) {
+  int done[64] = {0};
+  int bad = 0;
+#pragma omp parallel reduction(+ : bad)
+  {
+    for (int round = 1; round <= 50; ++round) {
+#pragma omp single nowait
+      for (int i = 0; i < 64; ++i) {
+#pragma omp task firstprivate(i, round) shared(done)
+        {
+#pragma omp atomic write
+          done[i] = round;
+        }
+      }
+#pragma omp barrier
+      for (int i = 0; i < 64; ++i) {
+        int seen;
+#pragma omp atomic read
+        seen = done[i];
+        bad += seen != round;
+      }
+#pragma omp barrier
+    }
+  }
+  check(bad == 0, "tasks created before a barrier complete after it");
+}
+
+static void changing_team_sizes(void) {
+  int bad = 0;
+  for (int n = 1; n <= 5; ++n) {
+    int seen = 0;
+#pragma omp parallel num_threads(n) reduction(+ : seen)
+    {
+      seen = 1;
+#pragma omp barrier
+    }
+    bad += seen != n;
+  }
+  check(bad == 0, "num_threads changing every region");
+}
+
+static void nested_regions(void) {
+  int inner_total = 0;
+  omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2) reduction(+ : inner_total)
+  {
+#pragma omp parallel num_threads(2) reduction(+ : inner_total)
+    {
+      inner_total += 1;
+#pragma omp barrier
+    }
+  }
+  omp_set_max_active_levels(1);
+  check(inner_total == 4, "nested parallel regions");
+}
+
+/* Before main: clang may call into the runtime on entry to main. */
+__attribute__((constructor)) static void capture_early(void) {
+  probe_capture_stderr();
+}
+
+int main(int argc, char **argv) {
+  const char *expect_plugin = NULL, *expect_stderr = NULL;
+  int expect_warnings = -1, expect_reductions = 0, rounds = 2000;
+  for (int i = 1; i < argc; ++i) {
+    if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
+      expect_plugin = argv[i] + 16;
+    else if (strncmp(argv[i], "--expect-warnings=", 18) == 0)
+      expect_warnings = atoi(argv[i] + 18);
+    else if (strncmp(argv[i], "--expect-stderr=", 16) == 0)
+      expect_stderr = argv[i] + 16;
+    else if (strcmp(argv[i], "--expect-reductions") == 0)
+      expect_reductions = 1;
+    else if (strncmp(argv[i], "--rounds=", 9) == 0)
+      rounds = atoi(argv[i] + 9);
+    else {
+      fprintf(stderr, "omp_checks: unknown option %s\n", argv[i]);
+      return 2;
+    }
+  }
+  barrier_phases(rounds);
+  reductions();
+  copyprivates();
+  tasks_before_barrier();
+  changing_team_sizes();
+  nested_regions();
+
+  ompext_stats_t stats;
+  int loaded = probe_plugin_stats(&stats);
+  const char *err = probe_captured_stderr();
+  if (expect_plugin && strcmp(expect_plugin, "yes") == 0) {
+    check(loaded, "plugin loaded");
+    check(loaded && stats.counting, "plugin counting (OMPEXT_STATS=1)");
+    check(loaded && stats.plain_barriers > 0, "plain barrier via plugin");
+    check(loaded && stats.broadcasts > 0, "copyprivate via plugin");
+    if (expect_reductions)
+      check(loaded && stats.reductions > 0, "reduction via plugin");
+  } else if (expect_plugin) {
+    check(!loaded, "plugin not loaded");
+  }
+  if (expect_warnings >= 0)
+    check(probe_count_lines(err, "omp-ext: warning") == expect_warnings,
+          "number of omp-ext warnings on stderr");
+  if (expect_stderr)
+    check(strstr(err, expect_stderr) != NULL, "expected text on stderr");
+
+  printf("omp_checks: threads=%d plugin=%s barriers=%llu reductions=%llu "
+         "broadcasts=%llu failures=%d\n",
+         omp_get_max_threads(), loaded ? "loaded" : "absent",
+         loaded ? (unsigned long long)stats.plain_barriers : 0ull,
+         loaded ? (unsigned long long)stats.reductions : 0ull,
+         loaded ? (unsigned long long)stats.broadcasts : 0ull, failures);
+  return failures ? 1 : 0;
+}
