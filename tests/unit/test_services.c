@@ -1,0 +1,472 @@
+/* Test harness for the plugin algorithms (see test_services.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* pthread affinity, CPU_* macros */
+#endif
+
+#include "test_services.h"
+
+#include "services.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- time and failures --------------------------------------------------- */
+
+double tu_now(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+#define TU_PRINT_FAILURES 20
+static _Atomic unsigned long failures;
+static pthread_mutex_t print_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void tu_fail(const char *fmt, ...) {
+  unsigned long k =
+      atomic_fetch_add_explicit(&failures, 1, memory_order_relaxed);
+  if (k >= TU_PRINT_FAILURES)
+    return;
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&print_lock);
+  fputs("VIOLATION: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  if (k + 1 == TU_PRINT_FAILURES)
+    fputs("(further violations are counted, not printed)\n", stderr);
+  fflush(stderr);
+  pthread_mutex_unlock(&print_lock);
+  va_end(ap);
+}
+
+unsigned long tu_failures(void) {
+  return atomic_load_explicit(&failures, memory_order_relaxed);
+}
+
+static char context[256];
+
+void tu_set_context(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(context, sizeof(context), fmt, ap);
+  va_end(ap);
+}
+
+_Noreturn void tu_fatal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  pthread_mutex_lock(&print_lock);
+  fputs("FATAL: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  if (context[0])
+    fprintf(stderr, "FATAL: while running %s\n", context);
+  fflush(stderr);
+  fflush(stdout);
+  va_end(ap);
+  _exit(1); /* other threads may still be spinning: do not run atexit */
+}
+
+/* ---- services -------------------------------------------------------------- */
+
+static int cpu_count = 1;
+static int cpu_list[CPU_SETSIZE];
+static _Atomic int live_threads; /* threads started by tu_run_threads */
+static double wait_timeout_s = 30.0;
+
+void tu_set_wait_timeout(double seconds) {
+  if (seconds > 0)
+    wait_timeout_s = seconds;
+}
+
+int tu_cpu_count(void) { return cpu_count; }
+
+static void init_cpus(void) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  cpu_count = 0;
+  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+    for (int c = 0; c < CPU_SETSIZE; ++c)
+      if (CPU_ISSET(c, &set))
+        cpu_list[cpu_count++] = c;
+  }
+  if (cpu_count == 0) {
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_count = n > 0 ? (int)n : 1;
+    for (int c = 0; c < cpu_count && c < CPU_SETSIZE; ++c)
+      cpu_list[c] = c;
+  }
+}
+
+#define TU_PAUSE_POLLS 256  /* pauses before the first sched_yield */
+#define TU_CLOCK_EVERY 1024 /* polls between clock readings */
+
+static void svc_wait(int gtid, ompext_flag_word_t *word, uint64_t expect,
+                     int final_spin) {
+  (void)final_spin;
+  const uint64_t mask = ~(uint64_t)OMPEXT_FLAG_SLEEP_BIT;
+  double start = 0;
+  for (unsigned long polls = 0;; ++polls) {
+    uint64_t v = atomic_load_explicit(word, memory_order_acquire) & mask;
+    if (v == expect)
+      return;
+    if (v > expect)
+      tu_fatal("gtid %d waits for word %p to reach %llu but it already holds "
+               "%llu: a duplicate signal, or one from a later episode arrived "
+               "before this wait ended (the wait can never complete)",
+               gtid, (void *)word, (unsigned long long)expect,
+               (unsigned long long)v);
+    if (polls < TU_PAUSE_POLLS) {
+      tu_cpu_relax();
+      continue;
+    }
+    sched_yield();
+    if (polls % TU_CLOCK_EVERY == 0) {
+      double now = tu_now();
+      if (start == 0)
+        start = now;
+      else if (now - start > wait_timeout_s)
+        tu_fatal("gtid %d waited %.0f s for word %p to reach %llu; it holds "
+                 "%llu (a lost signal or a deadlock)",
+                 gtid, now - start, (void *)word,
+                 (unsigned long long)expect, (unsigned long long)v);
+    }
+  }
+}
+
+static void svc_release(int gtid, int waiter_tid, ompext_flag_word_t *word) {
+  uint64_t old = atomic_fetch_add_explicit(word, OMPEXT_FLAG_BUMP,
+                                           memory_order_release);
+  if (old & 2u)
+    tu_fatal("gtid %d released word %p (waiter tid %d) holding %llu: bit 1 "
+             "must stay 0, the word was not only bumped",
+             gtid, (void *)word, waiter_tid, (unsigned long long)old);
+}
+
+static int svc_oversubscribed(void) {
+  return atomic_load_explicit(&live_threads, memory_order_relaxed) > cpu_count;
+}
+static int svc_blocktime_ms(void) { return INT32_MAX; }
+static int svc_passive_wait(void) { return 0; }
+static int svc_shutting_down(void) { return 0; }
+
+static void *svc_alloc(size_t bytes) {
+  size_t rounded = (bytes + TU_LINE - 1) & ~(size_t)(TU_LINE - 1);
+  if (rounded == 0)
+    rounded = TU_LINE;
+  void *p = aligned_alloc(TU_LINE, rounded);
+  if (p)
+    memset(p, 0, rounded);
+  return p;
+}
+static void svc_free(void *p) { free(p); }
+static int svc_available_procs(void) { return cpu_count; }
+
+static const ompext_services_t services = {
+    .abi_version = OMPEXT_ABI_VERSION,
+    .size = sizeof(ompext_services_t),
+    .wait = svc_wait,
+    .release = svc_release,
+    .oversubscribed = svc_oversubscribed,
+    .blocktime_ms = svc_blocktime_ms,
+    .passive_wait = svc_passive_wait,
+    .shutting_down = svc_shutting_down,
+    .alloc = svc_alloc,
+    .free_mem = svc_free,
+    .available_procs = svc_available_procs,
+};
+
+const ompext_services_t *tu_services(void) { return &services; }
+
+int tu_services_install(void) {
+  init_cpus();
+  /* The holder must refuse tables it cannot serve. */
+  ompext_services_t bad = services;
+  bad.abi_version = OMPEXT_ABI_VERSION + 1;
+  if (ompext_services_install(&bad) == 0) {
+    fprintf(stderr, "ompext_services_install accepted ABI version %u\n",
+            bad.abi_version);
+    return -1;
+  }
+  bad = services;
+  bad.size = sizeof(ompext_services_t) - sizeof(void *);
+  if (ompext_services_install(&bad) == 0) {
+    fprintf(stderr, "ompext_services_install accepted a short table\n");
+    return -1;
+  }
+  if (ompext_services_install(NULL) == 0) {
+    fprintf(stderr, "ompext_services_install accepted NULL\n");
+    return -1;
+  }
+  if (ompext_services_install(&services) != 0 || ompext_svc != &services) {
+    fprintf(stderr, "ompext_services_install refused the test table\n");
+    return -1;
+  }
+  return 0;
+}
+
+unsigned tu_spin_polls(int n, unsigned variant) {
+  if (n > cpu_count || (variant & 1))
+    return 0;
+  return 1000;
+}
+
+/* ---- threads ---------------------------------------------------------------- */
+
+typedef struct thread_start {
+  tu_thread_fn fn;
+  void *arg;
+  int tid;
+} thread_start_t;
+
+static void *thread_main(void *p) {
+  thread_start_t *s = p;
+  s->fn(s->tid, s->arg);
+  return NULL;
+}
+
+void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg) {
+  pthread_t *threads = calloc((size_t)n, sizeof(pthread_t));
+  thread_start_t *starts = calloc((size_t)n, sizeof(thread_start_t));
+  if (!threads || !starts)
+    tu_fatal("out of memory for %d threads", n);
+  atomic_store_explicit(&live_threads, n, memory_order_relaxed);
+  for (int t = 0; t < n; ++t) {
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 256 * 1024);
+    if (pin) {
+      cpu_set_t set;
+      CPU_ZERO(&set);
+      CPU_SET(cpu_list[t % cpu_count], &set);
+      pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+    }
+    starts[t] = (thread_start_t){fn, arg, t};
+    int rc = pthread_create(&threads[t], &attr, thread_main, &starts[t]);
+    pthread_attr_destroy(&attr);
+    if (rc != 0)
+      tu_fatal("pthread_create for tid %d of %d: %s", t, n, strerror(rc));
+  }
+  for (int t = 0; t < n; ++t)
+    pthread_join(threads[t], NULL);
+  atomic_store_explicit(&live_threads, 0, memory_order_relaxed);
+  free(starts);
+  free(threads);
+}
+
+/* ---- randomness ---------------------------------------------------------------- */
+
+uint64_t tu_mix64(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+void tu_rng_seed(tu_rng_t *r, uint64_t seed, uint64_t a, uint64_t b) {
+  r->s = tu_mix64(seed ^ tu_mix64(a ^ tu_mix64(b)));
+  if (r->s == 0)
+    r->s = 0x2545f4914f6cdd1dull;
+}
+
+uint64_t tu_rng_next(tu_rng_t *r) {
+  uint64_t x = r->s;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  r->s = x;
+  return x * 0x2545f4914f6cdd1dull;
+}
+
+static void busy_wait_us(unsigned us) {
+  double until = tu_now() + 1e-6 * us;
+  while (tu_now() < until)
+    tu_cpu_relax();
+}
+
+void tu_random_delay(tu_rng_t *r, unsigned max_us) {
+  uint64_t x = tu_rng_next(r);
+  unsigned arg = (unsigned)(x >> 32);
+  switch (x & 31) {
+  case 0: case 1: case 2: case 3:
+    for (unsigned i = arg % 64; i; --i)
+      tu_cpu_relax();
+    break;
+  case 4: case 5:
+    for (unsigned i = arg % 2048; i; --i)
+      tu_cpu_relax();
+    break;
+  case 6: case 7:
+    sched_yield();
+    break;
+  case 8:
+    if (max_us)
+      busy_wait_us(arg % (max_us + 1));
+    break;
+  case 9:
+    if (max_us) {
+      struct timespec ts = {0, (long)(arg % (max_us + 1)) * 1000};
+      nanosleep(&ts, NULL);
+    }
+    break;
+  default: /* most often: no delay at all */
+    break;
+  }
+}
+
+/* ---- the tests' own barrier --------------------------------------------------- */
+
+void tu_barrier_init(tu_barrier_t *b, int n) {
+  atomic_init(&b->arrived, 0);
+  atomic_init(&b->generation, 0);
+  b->n = n;
+}
+
+void tu_barrier_wait(tu_barrier_t *b) {
+  unsigned gen = atomic_load_explicit(&b->generation, memory_order_acquire);
+  unsigned before = atomic_fetch_add_explicit(&b->arrived, 1,
+                                              memory_order_acq_rel);
+  if (before + 1 == (unsigned)b->n) {
+    atomic_store_explicit(&b->arrived, 0, memory_order_relaxed);
+    atomic_fetch_add_explicit(&b->generation, 1, memory_order_release);
+    return;
+  }
+  double start = 0;
+  for (unsigned long polls = 0;
+       atomic_load_explicit(&b->generation, memory_order_acquire) == gen;
+       ++polls) {
+    if (polls < TU_PAUSE_POLLS) {
+      tu_cpu_relax();
+      continue;
+    }
+    sched_yield();
+    if (polls % TU_CLOCK_EVERY == 0) {
+      double now = tu_now();
+      if (start == 0)
+        start = now;
+      else if (now - start > 2 * wait_timeout_s) /* let a wait report */
+        tu_fatal("the test's own barrier waited %.0f s (%u of %d arrived): "
+                 "a thread never left the algorithm under test",
+                 now - start,
+                 atomic_load_explicit(&b->arrived, memory_order_relaxed),
+                 b->n);
+    }
+  }
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+int tu_parse_list(const char *text, int lo, int *out, int cap) {
+  int n = 0;
+  const char *p = text;
+  while (*p) {
+    char *end;
+    errno = 0;
+    long v = strtol(p, &end, 10);
+    if (end == p || errno || v < lo || v > INT_MAX / 2 || n == cap)
+      return -1;
+    out[n++] = (int)v;
+    if (*end == ',')
+      p = end + 1;
+    else if (*end == '\0')
+      p = end;
+    else
+      return -1;
+  }
+  return n;
+}
+
+void tu_default_threads(tu_options_t *o) {
+  o->nthreads = 0;
+  for (int n = 1; n <= 17; ++n)
+    o->threads[o->nthreads++] = n;
+  o->threads[o->nthreads++] = 31;
+  o->threads[o->nthreads++] = 64;
+}
+
+int tu_pin_for(const tu_options_t *o, unsigned index) {
+  return o->pin == 2 ? (int)(index & 1) : o->pin;
+}
+
+static _Noreturn void usage_exit(const char *argv0, const char *usage,
+                                 int status) {
+  fprintf(status ? stderr : stdout,
+          "usage: %s [options] [N ...]\n"
+          "  N, -n N1,N2,...  team sizes (default 1..17,31,64 unless below)\n"
+          "  -e EPISODES      base episodes per configuration\n"
+          "  -s SEED          random seed\n"
+          "  -p 0|1|2         pin threads to CPUs: never, always, alternate\n"
+          "  -t SECONDS       a single wait longer than this is a hang\n"
+          "  -v               one line per configuration\n"
+          "%s",
+          argv0, usage ? usage : "");
+  exit(status);
+}
+
+void tu_parse_options(int argc, char **argv, tu_options_t *o,
+                      const char *usage) {
+  int bare = 0;
+  for (int i = 1; i < argc; ++i) {
+    const char *a = argv[i];
+    const char *val = NULL;
+    if (a[0] == '-' && a[1] && a[2] == '\0' && strchr("nekfspt", a[1])) {
+      if (i + 1 >= argc)
+        usage_exit(argv[0], usage, 2);
+      val = argv[++i];
+    }
+    char *end;
+    if (a[0] != '-') {
+      int v[TU_MAX_LIST];
+      int k = tu_parse_list(a, 1, v, TU_MAX_LIST);
+      if (k <= 0)
+        usage_exit(argv[0], usage, 2);
+      if (!bare)
+        o->nthreads = 0;
+      bare = 1;
+      for (int j = 0; j < k && o->nthreads < TU_MAX_LIST; ++j)
+        o->threads[o->nthreads++] = v[j];
+    } else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+      usage_exit(argv[0], usage, 0);
+    } else if (!strcmp(a, "-v")) {
+      o->verbose = 1;
+    } else if (!strcmp(a, "-n")) {
+      o->nthreads = tu_parse_list(val, 1, o->threads, TU_MAX_LIST);
+      if (o->nthreads <= 0)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-k")) {
+      o->nlist = tu_parse_list(val, 0, o->list, TU_MAX_LIST);
+      if (o->nlist <= 0)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-f")) {
+      o->text = val;
+    } else if (!strcmp(a, "-e")) {
+      o->episodes = strtol(val, &end, 10);
+      if (*end || o->episodes < 1)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-s")) {
+      o->seed = strtoull(val, &end, 0);
+      if (*end)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-p")) {
+      o->pin = (int)strtol(val, &end, 10);
+      if (*end || o->pin < 0 || o->pin > 2)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-t")) {
+      o->timeout_s = strtod(val, &end);
+      if (*end || o->timeout_s <= 0)
+        usage_exit(argv[0], usage, 2);
+    } else {
+      usage_exit(argv[0], usage, 2);
+    }
+  }
+  tu_set_wait_timeout(o->timeout_s);
+}

@@ -1,0 +1,134 @@
+/*
+ * Test harness for the plugin algorithms: a pthread implementation of the
+ * services table (ompext_services_t), a runner for N threads with tids
+ * 0..N-1, a random-delay helper to shake out orderings, a small centralized
+ * barrier of the tests' own (it plays the runtime's release / the caller's
+ * barrier after a collective), failure accounting and option parsing shared
+ * by the validators.
+ *
+ * Services semantics:
+ *   wait     polls (word & ~sleep bit) == expect with acquire loads, pausing
+ *            a few hundred times and then calling sched_yield() on every
+ *            poll, so it works with many more threads than cores.  It is
+ *            also a checker: a word already past the expected value (a
+ *            duplicate or early signal: the equality can never hold again)
+ *            or a wait longer than the timeout (a lost signal) ends the
+ *            process with a message and exit status 1.
+ *   release  atomic fetch-add of OMPEXT_FLAG_BUMP, release order.  It also
+ *            checks that bits 0-1 of the word are clear afterwards.
+ *   alloc    aligned_alloc(128, size rounded up to 128), zeroed.
+ *   oversubscribed: the threads started by tu_run_threads outnumber the
+ *            available processors.
+ */
+#ifndef OMPEXT_TEST_SERVICES_H
+#define OMPEXT_TEST_SERVICES_H
+
+#include "ompext/abi.h"
+
+#include <stdalign.h>
+#include <stdatomic.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define TU_LINE 128     /* padding of the tests' own shared data */
+#define TU_MAX_LIST 64  /* entries of a list option */
+
+/* ---- services ---------------------------------------------------------- */
+
+/* Installs the pthread services table with ompext_services_install(); also
+   checks that a table of a wrong version or size is refused.  0 on success. */
+int tu_services_install(void);
+const ompext_services_t *tu_services(void);
+/* Processors in this thread's affinity mask (at least 1). */
+int tu_cpu_count(void);
+/* Inline polls an algorithm should spin for a team of n threads, following
+   the plugin's policy (none when oversubscribed); variant alternates
+   between that and 0 so both waiting paths get exercised. */
+unsigned tu_spin_polls(int n, unsigned variant);
+/* Seconds a single wait may take before it counts as a hang. */
+void tu_set_wait_timeout(double seconds);
+
+/* ---- threads ------------------------------------------------------------ */
+
+typedef void (*tu_thread_fn)(int tid, void *arg);
+/* Runs fn(tid, arg) for tid = 0..n-1, each on its own new pthread, and
+   joins them.  pin != 0 pins tid to the tid-th available CPU, round robin.
+   While they run, oversubscribed() reports n > tu_cpu_count(). */
+void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg);
+
+/* ---- randomness --------------------------------------------------------- */
+
+typedef struct tu_rng {
+  uint64_t s;
+} tu_rng_t;
+
+/* A well-mixed 64-bit hash (splitmix64 finalizer). */
+uint64_t tu_mix64(uint64_t x);
+/* Seeds a per-thread xorshift64* generator from (seed, a, b). */
+void tu_rng_seed(tu_rng_t *r, uint64_t seed, uint64_t a, uint64_t b);
+uint64_t tu_rng_next(tu_rng_t *r);
+/* Mostly nothing; sometimes a short spin, a sched_yield(), a busy wait or a
+   sleep of up to max_us microseconds. */
+void tu_random_delay(tu_rng_t *r, unsigned max_us);
+
+/* ---- the tests' own barrier --------------------------------------------- */
+
+typedef struct tu_barrier {
+  alignas(TU_LINE) _Atomic unsigned arrived;
+  alignas(TU_LINE) _Atomic unsigned generation;
+  int n;
+} tu_barrier_t;
+
+void tu_barrier_init(tu_barrier_t *b, int n);
+/* Centralized counter barrier: every arrival happens before every departure
+   (acq_rel on the counter, release/acquire on the generation). */
+void tu_barrier_wait(tu_barrier_t *b);
+
+/* ---- results ------------------------------------------------------------ */
+
+/* Records one violation; prints the first few (thread-safe). */
+void tu_fail(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+unsigned long tu_failures(void);
+double tu_now(void);
+/* Names the configuration running now (printf-style); tu_fatal prints it.
+   Call from the main thread between runs only. */
+void tu_set_context(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Aborts the run (exit status 1) with a message: broken setup or a hang. */
+_Noreturn void tu_fatal(const char *fmt, ...)
+    __attribute__((format(printf, 1, 2)));
+
+/* ---- options ------------------------------------------------------------ */
+
+typedef struct tu_options {
+  int threads[TU_MAX_LIST]; /* -n 1,2,3 (team sizes) */
+  int nthreads;
+  long episodes;            /* -e N (base episodes per configuration) */
+  int list[TU_MAX_LIST];    /* -k 1,2 (validator-specific integer list) */
+  int nlist;
+  const char *text;         /* -f TEXT (validator-specific) */
+  uint64_t seed;            /* -s N */
+  int pin;                  /* -p 0 never, 1 always, 2 alternate (default) */
+  double timeout_s;         /* -t S: a wait longer than this is a hang */
+  int verbose;              /* -v */
+} tu_options_t;
+
+/* Parses argv into o, whose fields hold the validator's defaults on entry.
+   Bare numbers are team sizes (like -n).  Exits on -h or a bad argument. */
+void tu_parse_options(int argc, char **argv, tu_options_t *o,
+                      const char *usage);
+/* Parses "a,b,c" into out[] (each >= lo); returns the count or -1. */
+int tu_parse_list(const char *text, int lo, int *out, int cap);
+/* The default team sizes of the suite: 1..17, 31, 64. */
+void tu_default_threads(tu_options_t *o);
+/* Whether configuration number index runs pinned under o->pin. */
+int tu_pin_for(const tu_options_t *o, unsigned index);
+
+static inline void tu_cpu_relax(void) {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  __asm__ __volatile__("yield" ::: "memory");
+#endif
+}
+
+#endif /* OMPEXT_TEST_SERVICES_H */

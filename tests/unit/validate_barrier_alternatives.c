@@ -1,0 +1,403 @@
+/*
+ * Validator of the alternative barriers: the k-ary tree (barrier_tree.c),
+ * the tournament (barrier_tournament.c), the centralized barrier
+ * (barrier_centralized.c) and, for comparison, the dissemination barrier
+ * (barrier_dissemination.c).
+ *
+ * For every algorithm, parameter (tree fan-in, tournament release fan-out,
+ * dissemination peers per round; none for centralized) and team size n,
+ * n threads run many episodes of the barrier with random delays around it.
+ * Per episode e, before the barrier each thread
+ *   - stores e into its own padded arrival counter (an atomic), and
+ *   - stores e into a plain (non-atomic) slot of its own, slot e % 2;
+ * after the barrier it reads every thread's counter and slot and checks
+ *   - counter >= e      (nobody left the barrier before everyone arrived),
+ *   - counter <= e + 1  (nobody got two episodes ahead),
+ *   - slot == e         (the plain store is visible: the barrier orders
+ *                        memory, not just control; under ThreadSanitizer a
+ *                        missing happens-before shows up as a race here).
+ * Slot e % 2 is rewritten only in episode e + 2, after its writer left
+ * episode e + 1, which needs every reader's arrival: with a correct barrier
+ * every access to the slots is race-free.
+ *
+ * The services table is the harness's (test_services.c: its wait ends the
+ * run on a word that overshoots its expected value or never reaches it),
+ * wrapped by a checker of the flag-word protocol: every word an algorithm
+ * waits on or signals lies inside its barrier's memory, has exactly one
+ * waiter tid (the tid passed to release must be the tid that waits there),
+ * and nobody signals a word it waits on itself.  Waits that end inside the
+ * inline spin of wait.h never reach the services; configurations alternate
+ * between spinning and not (tu_spin_polls), and oversubscribed ones never
+ * spin, so most waits are checked.
+ *
+ * Each configuration runs in two batches on fresh pthreads with the same
+ * barrier object, as a team context that outlives a parallel region does;
+ * the second batch uses gtids different from the tids (gtid = tid + 1000),
+ * so an algorithm that passes a gtid where a tid belongs is caught.  Also
+ * checked: the accessors report the clamped parameter and the expected
+ * number of rounds.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "test_services.h"
+
+#include "barrier_centralized.h"
+#include "barrier_dissemination.h"
+#include "barrier_tournament.h"
+#include "barrier_tree.h"
+#include "services.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the algorithms under test ------------------------------------------ */
+
+typedef struct algo {
+  const char *name;
+  const char *param; /* what k means, NULL when it is ignored */
+  size_t (*size)(int nproc, int k);
+  void *(*init)(void *mem, int nproc, int k);
+  void (*wait)(void *b, int gtid, int tid, unsigned spin_polls);
+  /* Checks the accessors of a fresh barrier; returns a message or NULL. */
+  const char *(*check)(void *b, int nproc, int k);
+  int defaults[8];
+  int ndefaults;
+  int heavy; /* O(n) work on one thread per episode: fewer episodes */
+} algo_t;
+
+static int ceil_log(long n, long base) {
+  int rounds = 0;
+  for (long span = 1; span < n; span *= base)
+    ++rounds;
+  return rounds;
+}
+
+/* tree */
+static void *tree_init(void *mem, int n, int k) {
+  return ompext_tree_init(mem, n, k);
+}
+static void tree_wait(void *b, int gtid, int tid, unsigned spin) {
+  ompext_tree_wait(b, gtid, tid, spin);
+}
+static const char *tree_check(void *b, int n, int k) {
+  (void)n;
+  int want = k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
+             : k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
+                                     : k;
+  return ompext_tree_fanin(b) == want ? NULL : "fan-in not clamped to 2..64";
+}
+
+/* tournament */
+static void *tournament_init(void *mem, int n, int k) {
+  return ompext_tournament_init(mem, n, k);
+}
+static void tournament_wait(void *b, int gtid, int tid, unsigned spin) {
+  ompext_tournament_wait(b, gtid, tid, spin);
+}
+static const char *tournament_check(void *b, int n, int k) {
+  int want = k <= 1 ? 0 : k > OMPEXT_TOURNAMENT_MAX_K ? OMPEXT_TOURNAMENT_MAX_K
+                                                      : k;
+  if (ompext_tournament_fanout(b) != want)
+    return "release fan-out not clamped to 0 or 2..64";
+  if (ompext_tournament_rounds(b) != ceil_log(n, 2))
+    return "rounds != ceil(log2 n)";
+  return NULL;
+}
+
+/* centralized */
+static void *centralized_init(void *mem, int n, int k) {
+  return ompext_centralized_init(mem, n, k);
+}
+static void centralized_wait(void *b, int gtid, int tid, unsigned spin) {
+  ompext_centralized_wait(b, gtid, tid, spin);
+}
+
+/* dissemination: its size function expects m already in 1..16 */
+static int dissemination_m(int m) { return m < 1 ? 1 : m > 16 ? 16 : m; }
+static size_t dissemination_size(int n, int m) {
+  return ompext_dissemination_size(n, dissemination_m(m));
+}
+static void *dissemination_init(void *mem, int n, int m) {
+  return ompext_dissemination_init(mem, n, m);
+}
+static void dissemination_wait(void *b, int gtid, int tid, unsigned spin) {
+  ompext_dissemination_wait(b, gtid, tid, spin);
+}
+static const char *dissemination_check(void *b, int n, int m) {
+  return ompext_dissemination_rounds(b) == ceil_log(n, dissemination_m(m) + 1)
+             ? NULL
+             : "rounds != ceil(log_{m+1} n)";
+}
+
+static const algo_t algos[] = {
+    {"tree", "k", ompext_tree_size, tree_init, tree_wait, tree_check,
+     {2, 3, 4, 8}, 4, 0},
+    {"tournament", "k", ompext_tournament_size, tournament_init,
+     tournament_wait, tournament_check, {0, 4}, 2, 0},
+    {"centralized", NULL, ompext_centralized_size, centralized_init,
+     centralized_wait, NULL, {0}, 1, 1},
+    {"dissemination", "m", dissemination_size, dissemination_init,
+     dissemination_wait, dissemination_check, {1, 3}, 2, 0},
+};
+#define NALGOS ((int)(sizeof(algos) / sizeof(algos[0])))
+
+/* ---- protocol checker around the harness's services ---------------------- */
+
+#define GTID_OFFSET 1000
+
+/* Set by the main thread between batches (thread creation orders them). */
+static const ompext_services_t *inner;
+static char *cur_mem;
+static size_t cur_bytes;
+static _Atomic int *cur_owner; /* [cur_bytes / 8]: waiter tid, -1 unknown */
+static int cur_n, cur_gtid_base;
+static const char *cur_name;
+
+static void check_word(const char *what, int gtid, int waiter,
+                       ompext_flag_word_t *word) {
+  const char *p = (const char *)word;
+  if (p < cur_mem || p >= cur_mem + cur_bytes || (p - cur_mem) % 8 != 0) {
+    tu_fail("%s n=%d: %s by gtid %d on word %p outside the barrier's memory",
+            cur_name, cur_n, what, gtid, (void *)word);
+    return;
+  }
+  if (waiter < 0 || waiter >= cur_n) {
+    tu_fail("%s n=%d: %s by gtid %d names waiter tid %d", cur_name, cur_n,
+            what, gtid, waiter);
+    return;
+  }
+  size_t index = (size_t)(p - cur_mem) / 8;
+  int seen = -1;
+  /* Relaxed: only the value matters; the harness orders the words. */
+  if (!atomic_compare_exchange_strong_explicit(&cur_owner[index], &seen,
+                                               waiter, memory_order_relaxed,
+                                               memory_order_relaxed) &&
+      seen != waiter)
+    tu_fail("%s n=%d: word at offset %zu has two waiters, tids %d and %d "
+            "(%s by gtid %d)",
+            cur_name, cur_n, index * 8, seen, waiter, what, gtid);
+}
+
+static void checked_wait(int gtid, ompext_flag_word_t *word, uint64_t expect,
+                         int final_spin) {
+  check_word("wait", gtid, gtid - cur_gtid_base, word);
+  inner->wait(gtid, word, expect, final_spin);
+}
+
+static void checked_release(int gtid, int waiter_tid,
+                            ompext_flag_word_t *word) {
+  if (waiter_tid == gtid - cur_gtid_base)
+    tu_fail("%s n=%d: tid %d signals a word it waits on itself", cur_name,
+            cur_n, waiter_tid);
+  check_word("release", gtid, waiter_tid, word);
+  inner->release(gtid, waiter_tid, word);
+}
+
+static ompext_services_t checking;
+
+/* ---- one configuration ---------------------------------------------------- */
+
+typedef struct arrival {
+  alignas(TU_LINE) _Atomic uint64_t counter;
+  uint64_t plain[2];
+} arrival_t;
+
+typedef struct run {
+  const algo_t *algo;
+  void *barrier;
+  arrival_t *arrivals;
+  int n, k;
+  long first, last; /* episodes [first, last] of this batch */
+  int gtid_base;
+  unsigned spin;
+  uint64_t seed;
+  _Atomic unsigned long checks;
+} run_t;
+
+static void worker(int tid, void *p) {
+  run_t *r = p;
+  const int n = r->n;
+  const int gtid = r->gtid_base + tid;
+  tu_rng_t rng;
+  tu_rng_seed(&rng, r->seed,
+              (uint64_t)(r->algo - algos) * 65536 + (uint64_t)n * 128 +
+                  (uint64_t)r->k,
+              (uint64_t)r->first * 1024 + (uint64_t)tid);
+  unsigned long checks = 0;
+  for (long e = r->first; e <= r->last; ++e) {
+    tu_random_delay(&rng, 20);
+    atomic_store_explicit(&r->arrivals[tid].counter, (uint64_t)e,
+                          memory_order_relaxed);
+    r->arrivals[tid].plain[e & 1] = (uint64_t)e;
+    r->algo->wait(r->barrier, gtid, tid, r->spin);
+    if (tu_rng_next(&rng) % 4 == 0)
+      tu_random_delay(&rng, 20);
+    for (int u = 0; u < n; ++u) {
+      uint64_t c = atomic_load_explicit(&r->arrivals[u].counter,
+                                        memory_order_relaxed);
+      uint64_t s = r->arrivals[u].plain[e & 1];
+      if (c < (uint64_t)e || c > (uint64_t)e + 1)
+        tu_fail("%s n=%d k=%d episode %ld: tid %d left the barrier while "
+                "tid %d's arrival counter is %llu",
+                r->algo->name, n, r->k, e, tid, u, (unsigned long long)c);
+      if (s != (uint64_t)e)
+        tu_fail("%s n=%d k=%d episode %ld: tid %d sees tid %d's plain slot "
+                "%llu, expected %ld",
+                r->algo->name, n, r->k, e, tid, u, (unsigned long long)s, e);
+      ++checks;
+    }
+  }
+  atomic_fetch_add_explicit(&r->checks, checks, memory_order_relaxed);
+}
+
+/* Episodes for a team of n: the base up to 16 threads, then 16/n of it,
+   since threads outnumber the cores and every episode costs context
+   switches (and the checks grow with n). */
+static long episodes_for(const tu_options_t *o, const algo_t *a, int n) {
+  long e = o->episodes;
+  if (n > 16)
+    e = e * 16 / n;
+  if (a->heavy && n > 16)
+    e /= 2;
+  return e < 20 ? (o->episodes < 20 ? o->episodes : 20) : e;
+}
+
+typedef struct totals {
+  unsigned configs;
+  unsigned long thread_episodes, checks;
+  double seconds;
+} totals_t;
+
+static void run_config(const tu_options_t *o, const algo_t *a, int n, int k,
+                       unsigned index, totals_t *t) {
+  const ompext_services_t *svc = tu_services();
+  const size_t bytes = a->size(n, k);
+  char *mem = svc->alloc(bytes);
+  arrival_t *arrivals = svc->alloc((size_t)n * sizeof(arrival_t));
+  _Atomic int *owner = svc->alloc((bytes / 8 + 1) * sizeof(_Atomic int));
+  if (!mem || !arrivals || !owner)
+    tu_fatal("out of memory");
+  for (size_t i = 0; i < bytes / 8 + 1; ++i)
+    atomic_init(&owner[i], -1);
+  void *b = a->init(mem, n, k);
+  if (b != mem)
+    tu_fail("%s n=%d k=%d: init did not return its memory", a->name, n, k);
+  const char *bad = a->check ? a->check(b, n, k) : NULL;
+  if (bad)
+    tu_fail("%s n=%d k=%d: %s", a->name, n, k, bad);
+
+  const long episodes = episodes_for(o, a, n);
+  tu_set_context("%s n=%d k=%d", a->name, n, k);
+  cur_mem = mem;
+  cur_bytes = bytes;
+  cur_owner = owner;
+  cur_n = n;
+  cur_name = a->name;
+  run_t r = {.algo = a, .barrier = b, .arrivals = arrivals, .n = n, .k = k,
+             .seed = o->seed};
+  atomic_init(&r.checks, 0);
+  double start = tu_now();
+  /* Two batches on fresh threads, the same barrier object. */
+  long half = episodes / 2 > 0 ? episodes / 2 : 1;
+  r.first = 1;
+  r.last = half;
+  r.gtid_base = cur_gtid_base = 0;
+  r.spin = tu_spin_polls(n, index);
+  tu_run_threads(n, tu_pin_for(o, index), worker, &r);
+  r.first = half + 1;
+  r.last = episodes;
+  r.gtid_base = cur_gtid_base = GTID_OFFSET;
+  r.spin = tu_spin_polls(n, index + 1);
+  if (r.first <= r.last)
+    tu_run_threads(n, tu_pin_for(o, index + 1), worker, &r);
+  double seconds = tu_now() - start;
+
+  t->configs++;
+  t->checks += atomic_load_explicit(&r.checks, memory_order_relaxed);
+  t->thread_episodes += (unsigned long)n * (unsigned long)episodes;
+  t->seconds += seconds;
+  if (o->verbose)
+    printf("%-13s n=%-3d %s=%-3d episodes=%-5ld %.2f s\n", a->name, n,
+           a->param ? a->param : "-", k, episodes, seconds);
+  svc->free_mem(owner);
+  svc->free_mem(arrivals);
+  svc->free_mem(mem);
+}
+
+int main(int argc, char **argv) {
+  tu_options_t o = {.episodes = 1000, .seed = 1, .pin = 2, .timeout_s = 30};
+  tu_default_threads(&o);
+  tu_parse_options(
+      argc, argv, &o,
+      "  -f A1,A2,...     algorithms: tree, tournament, centralized,\n"
+      "                   dissemination (default: all four)\n"
+      "  -k K1,K2,...     parameter list for every algorithm that takes one\n"
+      "                   (default: tree 2,3,4,8; tournament 0,4;\n"
+      "                   dissemination 1,3); the episodes of -e apply up\n"
+      "                   to 16 threads, larger teams run 16/n of them\n");
+  setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines survive a hang */
+  if (tu_services_install() != 0)
+    return 1;
+  inner = tu_services();
+  checking = *inner;
+  checking.wait = checked_wait;
+  checking.release = checked_release;
+  if (ompext_services_install(&checking) != 0) {
+    fprintf(stderr, "the checking services table was refused\n");
+    return 1;
+  }
+
+  int chosen[NALGOS] = {0};
+  if (o.text) {
+    char buf[256];
+    snprintf(buf, sizeof(buf), "%s", o.text);
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+      int found = 0;
+      for (int i = 0; i < NALGOS; ++i)
+        if (!strcmp(tok, algos[i].name))
+          chosen[i] = found = 1;
+      if (!found) {
+        fprintf(stderr, "unknown algorithm '%s'\n", tok);
+        return 2;
+      }
+    }
+  } else {
+    for (int i = 0; i < NALGOS; ++i)
+      chosen[i] = 1;
+  }
+
+  const double start = tu_now();
+  totals_t all = {0};
+  unsigned index = 0;
+  for (int ai = 0; ai < NALGOS; ++ai) {
+    if (!chosen[ai])
+      continue;
+    const algo_t *a = &algos[ai];
+    const int *ks = a->defaults;
+    int nks = a->ndefaults;
+    if (a->param && o.nlist > 0) {
+      ks = o.list;
+      nks = o.nlist;
+    }
+    totals_t t = {0};
+    unsigned long failures_before = tu_failures();
+    for (int ki = 0; ki < nks; ++ki)
+      for (int ni = 0; ni < o.nthreads; ++ni, index += 2)
+        run_config(&o, a, o.threads[ni], ks[ki], index, &t);
+    printf("  %-13s %3u configurations, %8lu thread-episodes, %9lu checks, "
+           "%lu violations, %5.1f s\n",
+           a->name, t.configs, t.thread_episodes, t.checks,
+           tu_failures() - failures_before, t.seconds);
+    all.configs += t.configs;
+    all.thread_episodes += t.thread_episodes;
+    all.checks += t.checks;
+  }
+  unsigned long bad = tu_failures();
+  printf("validate_barrier_alternatives: %u configurations, %lu "
+         "thread-episodes, %lu checks, %lu violations, %.1f s\n",
+         all.configs, all.thread_episodes, all.checks, bad, tu_now() - start);
+  return bad ? 1 : 0;
+}

@@ -1,0 +1,227 @@
+/*
+ * Validator of the tree reduction gather (reduce_tree.c).
+ *
+ * For every team size n and list of fan-ins, the levels come from
+ * ompext_params_choose (an OMPEXT_REDUCE_FANIN-style override: the last
+ * fan-in repeats), and are checked: the product of the per-level fan-ins
+ * covers n, one level fewer would not, and the fan-ins follow the list.
+ *
+ * Per episode e every thread fills its own data with a value v(tid, e) and
+ * a count vector with a 1 at its own tid, then calls the gather; the reduce
+ * function adds the values (mod 2^64) and the count vectors.  When tid 0
+ * returns it checks:
+ *   - the sum equals the sum of all v(t, e),
+ *   - every tid contributed exactly once (count 1 at each tid < n),
+ *   - the reduce function ran exactly n - 1 times this episode,
+ *   - reduce never got the same object on both sides, nor a data object of
+ *     another configuration.
+ * Non-zero tids return as soon as their data is handed over; the contract
+ * says their data must stay alive until tid 0 is done, which here is a
+ * barrier of the test's own after tid 0's check, standing in for the
+ * runtime's release; only after it is any data rewritten.
+ *
+ * All data accesses are plain, so under ThreadSanitizer any hand-over that
+ * does not order the child's writes before the parent's reads is a race.
+ * Each configuration runs in two batches on fresh pthreads, reusing the tree
+ * object.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+
+#include "test_services.h"
+
+#include "config.h"
+#include "params.h"
+#include "reduce_tree.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXT 256
+
+typedef struct rdata {
+  alignas(TU_LINE) uint64_t magic; /* identifies the configuration */
+  int n;
+  int tid;
+  uint64_t sum;
+  unsigned char count[MAXT];
+} rdata_t;
+
+typedef struct run {
+  ompext_reduce_tree_t *tree;
+  rdata_t *data;
+  tu_barrier_t barrier;
+  int n;
+  const char *fanin_text;
+  long first, last;
+  unsigned spin;
+  uint64_t seed, magic;
+  _Atomic unsigned long reduce_calls; /* this episode, reset by tid 0 */
+} run_t;
+
+static run_t *current; /* the configuration running now */
+
+static void reduce_fn(void *lhs_p, void *rhs_p) {
+  rdata_t *lhs = lhs_p, *rhs = rhs_p;
+  run_t *r = current;
+  atomic_fetch_add_explicit(&r->reduce_calls, 1, memory_order_relaxed);
+  if (lhs == rhs || lhs->magic != r->magic || rhs->magic != r->magic) {
+    tu_fail("reduce n=%d fan-in %s: reduce(%p, %p) on the same or foreign "
+            "data",
+            r->n, r->fanin_text, lhs_p, rhs_p);
+    return;
+  }
+  lhs->sum += rhs->sum;
+  for (int i = 0; i < r->n; ++i)
+    lhs->count[i] = (unsigned char)(lhs->count[i] + rhs->count[i]);
+}
+
+static uint64_t value_of(uint64_t seed, long e, int tid) {
+  return tu_mix64(seed ^ ((uint64_t)e << 20) ^ (uint64_t)tid);
+}
+
+static void worker(int tid, void *p) {
+  run_t *r = p;
+  const int n = r->n;
+  rdata_t *mine = &r->data[tid];
+  tu_rng_t rng;
+  tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->first * 1024 + (uint64_t)tid);
+  for (long e = r->first; e <= r->last; ++e) {
+    mine->magic = r->magic;
+    mine->n = n;
+    mine->tid = tid;
+    mine->sum = value_of(r->seed, e, tid);
+    memset(mine->count, 0, (size_t)n);
+    mine->count[tid] = 1;
+    tu_random_delay(&rng, 20);
+    ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, r->spin);
+    if (tid == 0) {
+      uint64_t want = 0;
+      for (int t = 0; t < n; ++t)
+        want += value_of(r->seed, e, t);
+      if (mine->sum != want)
+        tu_fail("reduce n=%d fan-in %s episode %ld: sum %llu, expected %llu",
+                n, r->fanin_text, e, (unsigned long long)mine->sum,
+                (unsigned long long)want);
+      for (int t = 0; t < n; ++t)
+        if (mine->count[t] != 1)
+          tu_fail("reduce n=%d fan-in %s episode %ld: tid %d contributed %d "
+                  "times",
+                  n, r->fanin_text, e, t, mine->count[t]);
+      unsigned long calls = atomic_exchange_explicit(&r->reduce_calls, 0,
+                                                     memory_order_relaxed);
+      if (calls != (unsigned long)(n - 1))
+        tu_fail("reduce n=%d fan-in %s episode %ld: %lu reduce calls, "
+                "expected %d",
+                n, r->fanin_text, e, calls, n - 1);
+    } else if (tu_rng_next(&rng) % 4 == 0) {
+      tu_random_delay(&rng, 20);
+    }
+    /* The runtime's release: only after it may a worker's data change. */
+    tu_barrier_wait(&r->barrier);
+  }
+}
+
+/* Checks the levels params.c chose for n against the fan-in list. */
+static void check_levels(int n, const int *list, int len, const char *text,
+                         const ompext_team_params_t *p) {
+  long span = 1, below = 1;
+  for (int l = 0; l < p->reduce_levels; ++l) {
+    int want = list[l < len ? l : len - 1];
+    if (p->reduce_fanin[l] != want)
+      tu_fail("params n=%d fan-in %s: level %d has fan-in %d, expected %d",
+              n, text, l + 1, p->reduce_fanin[l], want);
+    below = span;
+    span *= p->reduce_fanin[l];
+  }
+  if (span < n)
+    tu_fail("params n=%d fan-in %s: %d levels cover only %ld threads", n,
+            text, p->reduce_levels, span);
+  if (p->reduce_levels > 0 && below >= n)
+    tu_fail("params n=%d fan-in %s: %d levels, one fewer would cover n", n,
+            text, p->reduce_levels);
+}
+
+int main(int argc, char **argv) {
+  tu_options_t o = {.episodes = 1500, .seed = 2, .pin = 2, .timeout_s = 30,
+                    .text = "2/4/3,2/8/2,3,4/64"};
+  tu_default_threads(&o);
+  tu_parse_options(argc, argv, &o,
+                   "  -f L1/L2/...     fan-in lists, each k1,k2,... "
+                   "(default 2/4/3,2/8/2,3,4/64)\n");
+  if (tu_services_install() != 0)
+    return 1;
+  for (int i = 0; i < o.nthreads; ++i)
+    if (o.threads[i] > MAXT)
+      tu_fatal("team size %d: at most %d", o.threads[i], MAXT);
+  const ompext_services_t *svc = tu_services();
+  double start = tu_now();
+  unsigned long thread_episodes = 0;
+  unsigned configs = 0;
+
+  char *lists = strdup(o.text);
+  for (char *save = NULL, *text = strtok_r(lists, "/", &save); text;
+       text = strtok_r(NULL, "/", &save)) {
+    int fanin[OMPEXT_MAX_LEVELS];
+    int len = tu_parse_list(text, 2, fanin, OMPEXT_MAX_LEVELS);
+    if (len <= 0)
+      tu_fatal("bad fan-in list '%s'", text);
+    for (int ni = 0; ni < o.nthreads; ++ni) {
+      const int n = o.threads[ni];
+      ompext_config_t cfg;
+      memset(&cfg, 0, sizeof(cfg));
+      cfg.reduce = OMPEXT_REDUCE_TREE;
+      cfg.reduce_levels = len;
+      memcpy(cfg.reduce_fanin, fanin, sizeof(int) * (size_t)len);
+      ompext_team_params_t params;
+      ompext_params_choose(&cfg, n, &params);
+      check_levels(n, fanin, len, text, &params);
+
+      void *mem = svc->alloc(ompext_reduce_tree_size(n));
+      rdata_t *data = svc->alloc((size_t)n * sizeof(rdata_t));
+      if (!mem || !data)
+        tu_fatal("out of memory");
+      run_t *r = calloc(1, sizeof(run_t));
+      r->tree = ompext_reduce_tree_init(mem, n, params.reduce_fanin,
+                                        params.reduce_levels);
+      r->data = data;
+      r->n = n;
+      r->fanin_text = text;
+      r->seed = o.seed;
+      r->magic = tu_mix64(o.seed + configs + 1);
+      atomic_init(&r->reduce_calls, 0);
+      tu_barrier_init(&r->barrier, n);
+      current = r;
+      tu_set_context("reduce n=%d fan-in %s (levels %d)", n, text,
+                     params.reduce_levels);
+      const long episodes = o.episodes;
+      long half = episodes / 2 > 0 ? episodes / 2 : 1;
+      r->first = 1;
+      r->last = half;
+      r->spin = tu_spin_polls(n, configs);
+      tu_run_threads(n, tu_pin_for(&o, configs), worker, r);
+      r->first = half + 1;
+      r->last = episodes;
+      r->spin = tu_spin_polls(n, configs + 1);
+      if (r->first <= r->last)
+        tu_run_threads(n, tu_pin_for(&o, configs + 1), worker, r);
+      thread_episodes += (unsigned long)n * (unsigned long)episodes;
+      ++configs;
+      if (o.verbose)
+        printf("reduce n=%d fan-in %s levels=%d episodes=%ld  (%.1f s)\n", n,
+               text, params.reduce_levels, episodes, tu_now() - start);
+      current = NULL;
+      free(r);
+      svc->free_mem(data);
+      svc->free_mem(mem);
+    }
+  }
+  free(lists);
+  unsigned long bad = tu_failures();
+  printf("validate_reduce_tree: %u configurations, %lu thread-episodes, "
+         "%lu violations, %.1f s\n",
+         configs, thread_episodes, bad, tu_now() - start);
+  return bad ? 1 : 0;
+}
