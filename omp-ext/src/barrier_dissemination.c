@@ -43,6 +43,9 @@ struct ompext_dissemination {
   ompext_padded_word_t *flags;    /* [2][rounds][nproc] */
 };
 
+/* size and init must agree on m, whatever the caller passes. */
+static int clamp_m(int m) { return m < 1 ? 1 : m > MAX_M ? MAX_M : m; }
+
 static int rounds_for(int nproc, int m) {
   int rounds = 0;
   for (long span = 1; span < nproc; span *= m + 1)
@@ -51,7 +54,7 @@ static int rounds_for(int nproc, int m) {
 }
 
 size_t ompext_dissemination_size(int nproc, int m) {
-  size_t rounds = (size_t)rounds_for(nproc, m);
+  size_t rounds = (size_t)rounds_for(nproc, clamp_m(m));
   return ompext_pad_bytes(sizeof(ompext_dissemination_t)) +
          (size_t)nproc * sizeof(episode_slot_t) +
          2 * rounds * (size_t)nproc * sizeof(ompext_padded_word_t);
@@ -60,10 +63,7 @@ size_t ompext_dissemination_size(int nproc, int m) {
 ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc,
                                                   int m) {
   ompext_dissemination_t *b = mem;
-  if (m < 1)
-    m = 1;
-  if (m > MAX_M)
-    m = MAX_M;
+  m = clamp_m(m);
   b->nproc = nproc;
   b->m = m;
   b->rounds = rounds_for(nproc, m);

@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const ompext_barrier_names[] = {"stock", "dissemination", NULL};
-const char *const ompext_reduce_names[] = {"stock", "tree", NULL};
+const char *const ompext_barrier_names[] = {
+    "stock", "dissemination", "tree", "tournament", "centralized", NULL};
+const char *const ompext_reduce_names[] = {"stock", "tree", "atomic", "auto",
+                                           NULL};
 const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
 const char *const ompext_forkjoin_names[] = {"stock", "tree", NULL};
 
@@ -88,8 +90,10 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
       OMPEXT_BARRIER_DISSEMINATION);
   cfg->barrier_m = parse_int(warn, "OMPEXT_BARRIER_M", 1, OMPEXT_MAX_M, 0,
                              PER_TEAM);
+  cfg->barrier_k = parse_int(warn, "OMPEXT_BARRIER_K", 2, OMPEXT_MAX_FANIN, 0,
+                             PER_TEAM);
   cfg->reduce = (ompext_reduce_alg_t)parse_choice(
-      warn, "OMPEXT_REDUCE", ompext_reduce_names, OMPEXT_REDUCE_TREE);
+      warn, "OMPEXT_REDUCE", ompext_reduce_names, OMPEXT_REDUCE_AUTO);
   const char *fanin = getenv("OMPEXT_REDUCE_FANIN");
   if (fanin && *fanin) {
     cfg->reduce_levels = ompext_parse_int_list(

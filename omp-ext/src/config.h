@@ -13,14 +13,27 @@
 #define OMPEXT_MAX_LEVELS 16
 #define OMPEXT_MAX_M 16
 
-typedef enum { OMPEXT_BARRIER_STOCK, OMPEXT_BARRIER_DISSEMINATION } ompext_barrier_alg_t;
-typedef enum { OMPEXT_REDUCE_STOCK, OMPEXT_REDUCE_TREE } ompext_reduce_alg_t;
+typedef enum {
+  OMPEXT_BARRIER_STOCK,
+  OMPEXT_BARRIER_DISSEMINATION,
+  OMPEXT_BARRIER_TREE,
+  OMPEXT_BARRIER_TOURNAMENT,
+  OMPEXT_BARRIER_CENTRALIZED
+} ompext_barrier_alg_t;
+/* AUTO: the plugin's gather, atomics or tree chosen per team size. */
+typedef enum {
+  OMPEXT_REDUCE_STOCK,
+  OMPEXT_REDUCE_TREE,
+  OMPEXT_REDUCE_ATOMIC,
+  OMPEXT_REDUCE_AUTO
+} ompext_reduce_alg_t;
 typedef enum { OMPEXT_BCAST_STOCK, OMPEXT_BCAST_TREE, OMPEXT_BCAST_FLAT } ompext_bcast_alg_t;
 typedef enum { OMPEXT_FORKJOIN_STOCK, OMPEXT_FORKJOIN_TREE } ompext_forkjoin_alg_t;
 
 typedef struct ompext_config {
   ompext_barrier_alg_t barrier;
-  int barrier_m; /* 0: chosen per team size */
+  int barrier_m; /* dissemination m; 0: chosen per team size */
+  int barrier_k; /* tree fan-in, tournament fan-out; 0: chosen per team */
   ompext_reduce_alg_t reduce;
   int reduce_levels; /* 0: chosen per team size */
   int reduce_fanin[OMPEXT_MAX_LEVELS];

@@ -28,8 +28,29 @@ void ompext_params_choose(const ompext_config_t *cfg, int nproc,
   out->source = "defaults";
   int overridden = 0;
 
-  out->barrier_m = cfg->barrier_m ? cfg->barrier_m : 1;
-  overridden |= cfg->barrier_m != 0;
+  switch (cfg->barrier) {
+  case OMPEXT_BARRIER_DISSEMINATION:
+    out->barrier_k = cfg->barrier_m ? cfg->barrier_m : 1;
+    overridden |= cfg->barrier_m != 0;
+    break;
+  case OMPEXT_BARRIER_TREE:
+    out->barrier_k = cfg->barrier_k ? cfg->barrier_k : 4;
+    overridden |= cfg->barrier_k != 0;
+    break;
+  case OMPEXT_BARRIER_TOURNAMENT: /* 0: release back down the tournament */
+    out->barrier_k = cfg->barrier_k;
+    overridden |= cfg->barrier_k != 0;
+    break;
+  default:
+    out->barrier_k = 0;
+    break;
+  }
+
+  /* Atomics cost one contended line per thread, the tree a gather and a
+     release: the tree only pays off beyond a few threads (libomp's own
+     cutoff, 4, until the model decides). */
+  out->reduce_tree = cfg->reduce == OMPEXT_REDUCE_TREE ||
+                     (cfg->reduce == OMPEXT_REDUCE_AUTO && nproc > 4);
 
   const int *fanin = cfg->reduce_levels ? cfg->reduce_fanin : default_fanin;
   int given = cfg->reduce_levels ? cfg->reduce_levels : 1;
@@ -62,14 +83,21 @@ int ompext_params_describe(const ompext_config_t *cfg,
   }
   char barrier[48], reduce[96], bcast[48], forkjoin[48];
   if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION)
-    snprintf(barrier, sizeof(barrier), "dissemination(m=%d)", p->barrier_m);
+    snprintf(barrier, sizeof(barrier), "dissemination(m=%d)", p->barrier_k);
+  else if (cfg->barrier == OMPEXT_BARRIER_TREE ||
+           cfg->barrier == OMPEXT_BARRIER_TOURNAMENT)
+    snprintf(barrier, sizeof(barrier), "%s(k=%d)",
+             ompext_barrier_names[cfg->barrier], p->barrier_k);
   else
-    snprintf(barrier, sizeof(barrier), "stock");
-  if (cfg->reduce == OMPEXT_REDUCE_TREE)
+    snprintf(barrier, sizeof(barrier), "%s",
+             ompext_barrier_names[cfg->barrier]);
+  if (cfg->reduce == OMPEXT_REDUCE_STOCK)
+    snprintf(reduce, sizeof(reduce), "stock");
+  else if (p->reduce_tree)
     snprintf(reduce, sizeof(reduce), "tree(k=%s)",
              p->reduce_levels ? fanin : "-");
   else
-    snprintf(reduce, sizeof(reduce), "stock");
+    snprintf(reduce, sizeof(reduce), "atomic");
   if (cfg->bcast == OMPEXT_BCAST_STOCK)
     snprintf(bcast, sizeof(bcast), "stock");
   else

@@ -10,7 +10,8 @@
 
 typedef struct ompext_team_params {
   int nproc;
-  int barrier_m;                 /* dissemination: peers per round */
+  int barrier_k;                 /* the barrier's parameter (m, k) */
+  int reduce_tree;               /* 1: tree gather, 0: atomics */
   int reduce_levels;             /* tree depth d */
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
   int bcast_fanout;              /* tree broadcast fan-out (nproc-1: flat) */

@@ -5,6 +5,7 @@
  */
 #include "ompext/abi.h"
 
+#include "barrier.h"
 #include "config.h"
 #include "forkjoin_tree.h"
 #include "services.h"
@@ -38,7 +39,8 @@ static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
 static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
-  ompext_dissemination_wait(team->barrier, gtid, tid, team->spin_polls);
+  ompext_barrier_wait(team->barrier_alg, team->barrier, gtid, tid,
+                      team->spin_polls);
 }
 
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
@@ -48,6 +50,16 @@ static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
   ompext_stat_add(OMPEXT_STAT_REDUCTION);
   ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce,
                             team->spin_polls);
+}
+
+static int plugin_reduce_method(void *ctx, size_t size, int atomic_ok,
+                                int tree_ok) {
+  const ompext_team_t *team = ctx;
+  (void)size;
+  (void)atomic_ok;
+  (void)tree_ok;
+  return team->params.reduce_tree ? OMPEXT_REDUCE_METHOD_TREE
+                                  : OMPEXT_REDUCE_METHOD_ATOMIC;
 }
 
 static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
@@ -88,6 +100,9 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
           config.reduce == OMPEXT_REDUCE_STOCK ? NULL : plugin_reduce_gather,
       .tree = config.forkjoin == OMPEXT_FORKJOIN_STOCK ? NULL : plugin_tree,
       .bcast = config.bcast == OMPEXT_BCAST_STOCK ? NULL : plugin_bcast,
+      .reduce_method = config.reduce == OMPEXT_REDUCE_STOCK
+                           ? NULL
+                           : plugin_reduce_method,
   };
   return &ops;
 }

@@ -72,7 +72,11 @@ void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
         break;
       reduce_slot_t *slot = &t->slots[child];
       ompext_wait(gtid, &slot->arrived, expect, spin_polls);
+      if (ompext_svc->reduction_event)
+        ompext_svc->reduction_event(gtid, 1);
       reduce(data, slot->data);
+      if (ompext_svc->reduction_event)
+        ompext_svc->reduction_event(gtid, 0);
     }
     span = group;
   }

@@ -1,6 +1,7 @@
 /* Team contexts (see team.h). */
 #include "team.h"
 
+#include "barrier.h"
 #include "pad.h"
 #include "services.h"
 #include "stats.h"
@@ -44,22 +45,30 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
 
   ompext_team_params_t params;
   ompext_params_choose(cfg, nproc, &params);
+  const ompext_barrier_alg_t alg = cfg->barrier == OMPEXT_BARRIER_STOCK
+                                       ? OMPEXT_BARRIER_DISSEMINATION
+                                       : cfg->barrier;
   const size_t head = ompext_pad_bytes(sizeof(ompext_team_t));
   const size_t barrier_bytes =
-      ompext_pad_bytes(ompext_dissemination_size(nproc, params.barrier_m));
+      ompext_pad_bytes(ompext_barrier_size(alg, nproc, params.barrier_k));
   const size_t reduce_bytes = ompext_pad_bytes(ompext_reduce_tree_size(nproc));
   const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_tree_size(nproc));
-  char *mem = ompext_svc->alloc(head + barrier_bytes + reduce_bytes +
-                                bcast_bytes);
-  if (!mem)
+  /* The services promise 64-byte alignment; the layout wants whole padded
+     lines, so round the start up ourselves. */
+  char *raw = ompext_svc->alloc(head + barrier_bytes + reduce_bytes +
+                                bcast_bytes + OMPEXT_CACHE_LINE);
+  if (!raw)
     return NULL; /* the runtime runs this team on stock paths */
+  char *mem = (char *)ompext_pad_bytes((size_t)(uintptr_t)raw);
 
   ompext_team_t *t = (ompext_team_t *)mem;
+  t->allocation = raw;
   t->nproc = nproc;
+  t->barrier_alg = alg;
   t->params = params;
   t->spin_polls = spin_polls_now(cfg);
   char *p = mem + head;
-  t->barrier = ompext_dissemination_init(p, nproc, params.barrier_m);
+  t->barrier = ompext_barrier_init(alg, p, nproc, params.barrier_k);
   p += barrier_bytes;
   t->reduce = ompext_reduce_tree_init(p, nproc, params.reduce_fanin,
                                       params.reduce_levels);
@@ -72,5 +81,5 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
 
 void ompext_team_free(ompext_team_t *team) {
   if (team)
-    ompext_svc->free_mem(team);
+    ompext_svc->free_mem(team->allocation);
 }

@@ -6,17 +6,18 @@
 #ifndef OMPEXT_TEAM_H
 #define OMPEXT_TEAM_H
 
-#include "barrier_dissemination.h"
 #include "bcast_tree.h"
 #include "config.h"
 #include "params.h"
 #include "reduce_tree.h"
 
 typedef struct ompext_team {
+  void *allocation; /* what services->alloc returned (this, unaligned) */
   int nproc;
   unsigned spin_polls; /* 0 when oversubscribed or passive */
+  ompext_barrier_alg_t barrier_alg;
   ompext_team_params_t params;
-  ompext_dissemination_t *barrier;
+  void *barrier; /* see barrier.h */
   ompext_reduce_tree_t *reduce;
   ompext_bcast_tree_t *bcast;
 } ompext_team_t;

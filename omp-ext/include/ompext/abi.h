@@ -54,6 +54,13 @@ enum ompext_barrier_kind {
   OMPEXT_BT_REDUCTION = 2
 };
 
+/* Answers of ops->reduce_method. */
+enum ompext_reduce_method {
+  OMPEXT_REDUCE_METHOD_RUNTIME = 0, /* keep the runtime's own choice */
+  OMPEXT_REDUCE_METHOD_ATOMIC = 1,  /* atomics, where the compiler emitted them */
+  OMPEXT_REDUCE_METHOD_TREE = 2     /* the tree gather, where available */
+};
+
 /* The compiler's reduce_func(lhs, rhs) and copy_func(dst, src). */
 typedef void (*ompext_pairfn_t)(void *dst_or_lhs, void *src_or_rhs);
 
@@ -81,6 +88,9 @@ typedef struct ompext_services {
   void (*free_mem)(void *ptr);
   /* Number of processors the runtime may use (the affinity mask). */
   int (*available_procs)(void);
+  /* Tool events around each combine of a reduction (begin != 0, then 0),
+     as the stock gathers report them; may be NULL. */
+  void (*reduction_event)(int gtid, int begin);
 } ompext_services_t;
 
 typedef struct ompext_ops {
@@ -130,6 +140,12 @@ typedef struct ompext_ops {
      after the broadcast before the root's data (or a relay's) dies. */
   void *(*bcast)(void *ctx, int gtid, int tid, int is_root, void *data,
                  ompext_pairfn_t cpy);
+
+  /* (e) Reduction method for a team: one of enum ompext_reduce_method.
+     atomic_ok/tree_ok say which methods the compiler made possible; size is
+     the reduction data's size in bytes.  Must be a pure function of its
+     arguments: every thread of the team asks. */
+  int (*reduce_method)(void *ctx, size_t size, int atomic_ok, int tree_ok);
 } ompext_ops_t;
 
 /* The single symbol the plugin exports for the runtime.  Returns NULL when

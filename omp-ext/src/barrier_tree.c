@@ -1,0 +1,109 @@
+/*
+ * k-ary combining tree barrier (the "tree" barrier of Panigrahi et al.,
+ * after Mellor-Crummey and Scott's tree barriers).
+ *
+ * The tids form a k-ary heap: the children of t are k*t+1 .. k*t+k (those
+ * below nproc), its parent is (t-1)/k.  Gather: a thread waits for the
+ * arrival of each of its children in turn, then signals its own arrival to
+ * its parent; tid 0 has then heard, through the chains, from everybody.
+ * Release: tid 0 signals the go word of each of its children, and every
+ * thread, once its go word moved, does the same for its own children before
+ * it returns.  Gather and release both cross ceil(log_k n) levels.
+ *
+ * Flags: each tid t owns two words, each alone on its padded line:
+ *   arrived[t]  signalled by t once per episode, waited on by parent(t);
+ *   go[t]       signalled by parent(t) once per episode, waited on by t.
+ * So every word has one signaller and one waiter, and after episode e (the
+ * e-th use, counting from 1) it holds e bumps: a monotone count, compared
+ * with == and never reset.  Children use words of their own rather than one
+ * shared counter per parent, so siblings never contend for a line.
+ *
+ * Episodes: no parity is needed.  t signals arrived[t] for episode e+1 only
+ * after leaving episode e, i.e. after go[t] moved, which its parent does only
+ * after its wait on arrived[t] for episode e returned.  Likewise the parent
+ * signals go[t] for e+1 only after arrived[t] reached e+1, i.e. after t left
+ * its wait on go[t] for e.  A word therefore never runs ahead of its waiter.
+ *
+ * Memory order: every signal is a release fetch-add and every wait ends with
+ * an acquire load of the same word (wait.h), and each thread signals upwards
+ * only after its waits on its children, and downwards only after its own
+ * go.  So every thread's writes before the barrier happen before tid 0's
+ * release, and that happens before every thread's return.
+ *
+ * The episode counter of each tid is on its own padded line, touched only by
+ * the thread holding that tid.  arrived and go sit on separate lines because
+ * they change in different phases and are polled by different threads.
+ */
+#include "barrier_tree.h"
+
+#include "pad.h"
+#include "wait.h"
+
+typedef struct tree_slot {
+  alignas(OMPEXT_CACHE_LINE) uint64_t episode;            /* owner-only */
+  alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t arrived;  /* child -> parent */
+  alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t go;       /* parent -> child */
+} tree_slot_t;
+_Static_assert(sizeof(ompext_flag_word_t) == 8, "flag words are 64-bit");
+_Static_assert(sizeof(tree_slot_t) == 3 * OMPEXT_CACHE_LINE,
+               "episode, arrived and go each fill one padded line");
+
+struct ompext_tree {
+  alignas(OMPEXT_CACHE_LINE) int nproc; /* read-only after init */
+  int k;
+  tree_slot_t *slots; /* [nproc] */
+};
+
+static int clamp_k(int k) {
+  if (k < OMPEXT_TREE_MIN_K)
+    return OMPEXT_TREE_MIN_K;
+  if (k > OMPEXT_TREE_MAX_K)
+    return OMPEXT_TREE_MAX_K;
+  return k;
+}
+
+size_t ompext_tree_size(int nproc, int k) {
+  (void)k;
+  return ompext_pad_bytes(sizeof(ompext_tree_t)) +
+         (size_t)nproc * sizeof(tree_slot_t);
+}
+
+ompext_tree_t *ompext_tree_init(void *mem, int nproc, int k) {
+  ompext_tree_t *b = mem;
+  b->nproc = nproc;
+  b->k = clamp_k(k);
+  b->slots = (void *)((char *)mem + ompext_pad_bytes(sizeof(*b)));
+  return b;
+}
+
+int ompext_tree_fanin(const ompext_tree_t *b) { return b->k; }
+
+void ompext_tree_wait(ompext_tree_t *b, int gtid, int tid,
+                      unsigned spin_polls) {
+  const int64_t n = b->nproc;
+  if (n <= 1)
+    return;
+  const int64_t k = b->k;
+  tree_slot_t *self = &b->slots[tid];
+  /* Both words of every tid hold `uses` bumps once this episode is done. */
+  const uint64_t uses = ++self->episode;
+  const uint64_t expect = ompext_expect(uses, 1);
+  const int64_t first = (int64_t)tid * k + 1;
+  const int64_t last = first + k - 1 < n - 1 ? first + k - 1 : n - 1;
+
+  /* Gather.  Acquire (in ompext_wait) pairs with each child's release
+     signal of its arrived word below. */
+  for (int64_t c = first; c <= last; ++c)
+    ompext_wait(gtid, &b->slots[c].arrived, expect, spin_polls);
+  if (tid != 0) {
+    /* Release: publishes this subtree's writes to the parent's wait. */
+    ompext_signal(gtid, (int)((tid - 1) / k), &self->arrived);
+    /* Acquire: pairs with the parent's release signal of go below. */
+    ompext_wait(gtid, &self->go, expect, spin_polls);
+  }
+
+  /* Release down the same tree, eldest (largest subtree) child first.
+     Release order: what tid 0 saw (everything) reaches each child. */
+  for (int64_t c = first; c <= last; ++c)
+    ompext_signal(gtid, (int)c, &b->slots[c].go);
+}
