@@ -3,7 +3,8 @@
  * OMPEXT=off, a bogus or mismatched plugin), compiled by clang (libomp ABI)
  * and by gcc (GOMP ABI).  Besides the results it checks, from inside the
  * process, which runtime paths ran:
- *   --expect-plugin=yes|no   libompext.so loaded (yes: and its barrier and
+ *   --expect-plugin=yes|no|loaded
+ *                            libompext.so loaded (yes: and its barrier and
  *                            broadcast counters moved; needs OMPEXT_STATS=1)
  *   --expect-reductions      the plugin's reduction gather ran too
  *   --expect-warnings=N      exactly N "omp-ext: warning" lines on stderr
@@ -169,6 +170,50 @@ __attribute__((constructor)) static void capture_early(void) {
   probe_capture_stderr();
 }
 
+/* A master region between two barriers: everyone sees its write. */
+static void master_regions(void) {
+  int value = 0, bad = 0;
+#pragma omp parallel reduction(+ : bad)
+  {
+    for (int r = 1; r <= 200; ++r) {
+#pragma omp master
+      value = r;
+#pragma omp barrier
+      bad += value != r;
+#pragma omp barrier
+    }
+  }
+  check(bad == 0, "master region seen by all after a barrier");
+}
+
+/* With OMP_CANCELLATION=true a cancelled loop stops early; without, the
+   cancel directive is ignored.  Barriers around it keep working. */
+static void cancellation(void) {
+  int count = 0, after = 0, team = 0;
+#pragma omp parallel
+  {
+#pragma omp master
+    team = omp_get_num_threads();
+#pragma omp for
+    for (int i = 0; i < 100000; ++i) {
+#pragma omp atomic
+      count++;
+      if (i == 10) {
+#pragma omp cancel for
+      }
+#pragma omp cancellation point for
+    }
+#pragma omp barrier
+#pragma omp atomic
+    after++;
+  }
+  check(after == team, "every thread passes the barrier after a cancel");
+  if (omp_get_cancellation())
+    check(count < 100000, "cancelled loop stopped early");
+  else
+    check(count == 100000, "cancel ignored when cancellation is off");
+}
+
 int main(int argc, char **argv) {
   const char *expect_plugin = NULL, *expect_stderr = NULL;
   int expect_warnings = -1, expect_reductions = 0, rounds = 2000;
@@ -194,6 +239,8 @@ int main(int argc, char **argv) {
   tasks_before_barrier();
   changing_team_sizes();
   nested_regions();
+  master_regions();
+  cancellation();
 
   ompext_stats_t stats;
   int loaded = probe_plugin_stats(&stats);
@@ -205,6 +252,8 @@ int main(int argc, char **argv) {
     check(loaded && stats.broadcasts > 0, "copyprivate via plugin");
     if (expect_reductions)
       check(loaded && stats.reductions > 0, "reduction via plugin");
+  } else if (expect_plugin && strcmp(expect_plugin, "loaded") == 0) {
+    check(loaded, "plugin loaded");
   } else if (expect_plugin) {
     check(!loaded, "plugin not loaded");
   }
