@@ -1,0 +1,373 @@
+#!/usr/bin/env bash
+# compare.sh: compare stock libomp, ext libomp (omp-ext) and GCC libgomp with
+# syncbench, the EPCC-method synchronisation benchmark. Run from anywhere
+# (`make bench` runs it from the repository root); see bench/README.md.
+#
+# Each round runs every runtime once per thread count, in an order that
+# rotates from round to round, so slow drifts of the machine hit all
+# runtimes alike. Per (runtime, threads, measurement, bytes) the result is
+# the median over rounds of each run's median overhead, with min and max.
+# A measurement that hangs or crashes is recorded as missing, not retried.
+#
+# Environment knobs (defaults in brackets; BENCH_QUICK=1 changes them):
+#   BENCH_QUICK=1          short run: fewer rounds, measurements and thread counts
+#   BENCH_ROUNDS           rounds                             [10; quick 5]
+#   BENCH_THREADS          thread counts, e.g. "1 2 4 8"      [1..cores, 2x, 4x cores;
+#                                                              quick 1, cores, 2x cores]
+#   BENCH_TEST_TIME        syncbench --test-time, µs          [1000; quick 500]
+#   BENCH_OUTER_REPS       syncbench --outer-repetitions      [20; quick 10]
+#   BENCH_MEASURE          syncbench --measureonly list       [all; quick: a subset]
+#   BENCH_MEASURE_TIMEOUT  seconds one measurement may take   [20; quick 10]
+#   BENCH_RUN_TIMEOUT      seconds one process may take       [300; quick 60]
+#   BENCH_STACKSIZE        OMP_STACKSIZE for all runs         [8M]
+#   BENCH_MACHINE          results folder name                [<cpu-model>-<N>c]
+#   BENCH_RESULTS_DIR      results folder                     [bench/results/$BENCH_MACHINE]
+#   BENCH_BIN_DIR          where syncbench-clang/-gcc are     [build/ext/bin]
+#   BENCH_STOCK_LIB_DIR    stock runtime                      [build/stock/lib]
+#   BENCH_EXT_LIB_DIR      ext runtime                        [build/ext/lib]
+#   BENCH_STRICT=1         exit 1 if a value is missing or a run failed (tests)
+# Relative paths are taken from the repository root.
+set -euo pipefail
+
+die() { printf 'compare.sh: error: %s\n' "$*" >&2; exit 1; }
+say() { printf '%s\n' "$*" >&2; }
+
+if [[ $# -gt 0 ]]; then
+    case $1 in
+        -h | --help) sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+        *) die "no arguments expected (configure with BENCH_* variables, see --help)" ;;
+    esac
+fi
+
+script_dir=$(cd -- "$(dirname -- "${BASH_SOURCE[0]}")" && pwd)
+repo_root=$(cd -- "$script_dir/../.." && pwd)
+cd "$repo_root"
+
+# ---- configuration ------------------------------------------------------------
+
+cores=$(nproc)
+
+# 1..cores (powers of two and cores itself above 8 cores), then 2x and 4x cores.
+default_threads() {
+    local t list=()
+    if ((cores <= 8)); then
+        for ((t = 1; t <= cores; t++)); do list+=("$t"); done
+    else
+        for ((t = 1; t < cores; t *= 2)); do list+=("$t"); done
+        list+=("$cores")
+    fi
+    echo "${list[*]} $((2 * cores)) $((4 * cores))"
+}
+
+# e.g. "Intel(R) Xeon(R) Gold 6130 CPU @ 2.10GHz" -> intel-xeon-gold-6130-16c
+machine_slug() {
+    local model
+    model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+    [[ -n $model ]] || model=$(uname -m)
+    printf '%s\n' "$model" | tr 'A-Z' 'a-z' | sed -E \
+        -e 's/\((r|tm)\)//g; s/@.*//; s/\b(cpu|processor|[0-9]+-core)\b//g' \
+        -e 's/[^a-z0-9]+/-/g; s/^-+//; s/-+$//' |
+        awk -v n="$cores" '{ print ($0 == "" ? "cpu" : $0) "-" n "c" }'
+}
+
+if [[ ${BENCH_QUICK:-0} == 1 ]]; then
+    mode=quick
+    rounds=${BENCH_ROUNDS:-5}
+    test_time=${BENCH_TEST_TIME:-500}
+    outer_reps=${BENCH_OUTER_REPS:-10}
+    measure=${BENCH_MEASURE-PARALLEL,BARRIER,BARRIER_VAR,SINGLE,SINGLE_COPYPRIVATE:8,SINGLE_COPYPRIVATE:65536,CRITICAL,REDUCTION,REDUCTION_ARRAY}
+    threads=${BENCH_THREADS:-1 $cores $((2 * cores))}
+    measure_timeout=${BENCH_MEASURE_TIMEOUT:-10}
+    run_timeout=${BENCH_RUN_TIMEOUT:-60}
+else
+    mode=default
+    rounds=${BENCH_ROUNDS:-10}
+    test_time=${BENCH_TEST_TIME:-1000}
+    outer_reps=${BENCH_OUTER_REPS:-20}
+    measure=${BENCH_MEASURE-}
+    threads=${BENCH_THREADS:-$(default_threads)}
+    measure_timeout=${BENCH_MEASURE_TIMEOUT:-20}
+    run_timeout=${BENCH_RUN_TIMEOUT:-300}
+fi
+stacksize=${BENCH_STACKSIZE:-8M}
+bin_dir=${BENCH_BIN_DIR:-build/ext/bin}
+stock_lib=${BENCH_STOCK_LIB_DIR:-build/stock/lib}
+ext_lib=${BENCH_EXT_LIB_DIR:-build/ext/lib}
+machine=${BENCH_MACHINE:-$(machine_slug)}
+results_dir=${BENCH_RESULTS_DIR:-bench/results/$machine}
+
+# Thread counts: positive integers, duplicates dropped, order kept.
+read -r -a requested_threads <<<"$threads"
+threads=$(printf '%s\n' "${requested_threads[@]}" | awk '!seen[$0]++' | tr '\n' ' ' | sed 's/ $//')
+for t in $threads; do
+    [[ $t =~ ^[1-9][0-9]*$ ]] || die "BENCH_THREADS: '$t' is not a positive integer"
+done
+[[ -n $threads ]] || die "BENCH_THREADS is empty"
+[[ $rounds =~ ^[1-9][0-9]*$ ]] || die "BENCH_ROUNDS must be a positive integer"
+[[ $run_timeout =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUN_TIMEOUT must be a positive integer"
+[[ $measure_timeout =~ ^[1-9][0-9]*$ ]] || die "BENCH_MEASURE_TIMEOUT must be a positive integer"
+[[ $machine =~ ^[A-Za-z0-9._-]+$ ]] || die "BENCH_MACHINE may only use letters, digits, '.', '_', '-'"
+
+# ---- runtimes -----------------------------------------------------------------
+
+runtimes=(stock ext libgomp)
+declare -A rt_bin rt_lib rt_require rt_path
+rt_bin=([stock]=$bin_dir/syncbench-clang [ext]=$bin_dir/syncbench-clang [libgomp]=$bin_dir/syncbench-gcc)
+
+for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc"; do
+    [[ -x $bin ]] || die "$bin not found; run 'make build' first"
+done
+for dir in "$stock_lib" "$ext_lib"; do
+    [[ -e $dir/libomp.so.5 && -e $dir/libgomp.so.1 ]] ||
+        die "$dir does not hold an OpenMP runtime (libomp.so.5, libgomp.so.1); run 'make build' first"
+done
+stock_lib=$(cd "$stock_lib" && pwd)
+ext_lib=$(cd "$ext_lib" && pwd)
+rt_lib=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=)
+rt_require=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=libgomp)
+same_runtime=0
+[[ $(realpath "$stock_lib/libomp.so.5") == $(realpath "$ext_lib/libomp.so.5") ]] && same_runtime=1
+
+# The environment of every run: pinned threads, active waiting, no tools.
+omp_env=(OMP_PROC_BIND=close OMP_PLACES=cores OMP_WAIT_POLICY=active OMP_TOOL=disabled
+         OMP_STACKSIZE="$stacksize")
+
+# run_syncbench RUNTIME THREADS ARGS... : one benchmark process, time-limited.
+# The runtime is swapped by LD_LIBRARY_PATH (none for the system libgomp)
+# and syncbench itself refuses to run on any other runtime (exit 3).
+run_syncbench() {
+    local rt=$1 nthreads=$2
+    shift 2
+    local -a env_vars=("${omp_env[@]}" OMP_NUM_THREADS="$nthreads")
+    [[ -n ${rt_lib[$rt]} ]] && env_vars+=(LD_LIBRARY_PATH="${rt_lib[$rt]}")
+    timeout -k 5 "$run_timeout" env -u LD_LIBRARY_PATH "${env_vars[@]}" \
+        "${rt_bin[$rt]}" --require-runtime "${rt_require[$rt]}" "$@"
+}
+
+measure_args=()
+[[ -n $measure ]] && measure_args=(--measureonly "$measure")
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+for rt in "${runtimes[@]}"; do
+    # prints "<libomp|libgomp> <path> threads=1"
+    if ! info=$(run_syncbench "$rt" 1 --print-runtime 2>"$work/preflight.err"); then
+        cat "$work/preflight.err" >&2
+        die "the $rt runtime cannot be used (see above)"
+    fi
+    rt_path[$rt]=$(awk '{ print $2 }' <<<"$info")
+    rt_path[$rt]=${rt_path[$rt]#"$repo_root/"}   # reports name no local paths
+done
+run_syncbench stock 1 --list "${measure_args[@]}" 2>"$work/list.err" |
+    awk '{ print $1, $2 }' >"$work/measurements" ||
+    { cat "$work/list.err" >&2; die "bad BENCH_MEASURE '$measure'"; }
+# Every measurement as NAME:BYTES, the form --measureonly takes.
+mapfile -t all_items < <(awk '{ print $1 ":" $2 }' "$work/measurements")
+
+# ---- the interleaved runs --------------------------------------------------------
+
+read -r -a thread_list <<<"$threads"
+nruntimes=${#runtimes[@]}
+total_runs=$((rounds * ${#thread_list[@]} * nruntimes))
+raw=$work/raw.csv
+echo "round,runtime,threads,measurement,bytes,median_overhead_us,mean_us,min_us,max_us,sd_us,outliers,samples" >"$raw"
+runs_log=$work/runs.csv
+echo "round,runtime,threads,status,seconds,blamed" >"$runs_log"
+declare -A last_seconds  # "runtime/threads" -> seconds the last run took
+declare -A excluded      # "runtime/threads/NAME:BYTES" -> why it is no longer run
+
+duration() { printf '%dm%02ds' $(($1 / 60)) $(($1 % 60)); }
+
+# Seconds still needed: the last duration of each remaining run's
+# (runtime, threads) pair, or the mean so far.
+estimate_left() {
+    local done_runs=$1 elapsed=$2 round=$3 ti=$4 left=0 r i rt
+    ((done_runs > 0)) || { echo "?"; return; }
+    local mean=$((elapsed / done_runs))
+    for ((r = round; r <= rounds; r++)); do
+        for ((i = (r == round ? ti : 0); i < ${#thread_list[@]}; i++)); do
+            for rt in "${runtimes[@]}"; do
+                left=$((left + ${last_seconds[$rt/${thread_list[i]}]:-$mean}))
+            done
+        done
+    done
+    duration "$left"
+}
+
+status_name() {
+    case $1 in
+        0) echo ok ;;
+        4) echo measurement-timeout ;;
+        124 | 137) echo run-timeout ;;
+        13[0-9] | 1[4-9][0-9]) echo "crash-signal-$(($1 - 128))" ;;
+        *) echo "exit-$1" ;;
+    esac
+}
+
+# measure RUNTIME THREADS ROUND: one run of every measurement not excluded
+# for this (runtime, threads). If the process hangs (per-measurement limit,
+# exit 4), is killed or crashes, the first measurement without a row is
+# blamed, excluded from now on, and the run resumes after it.
+measure() {
+    local rt=$1 nthreads=$2 round=$3 item status started blamed
+    local -a todo=() rest=()
+    local -A got
+    for item in "${all_items[@]}"; do
+        [[ -z ${excluded[$rt/$nthreads/$item]:-} ]] && todo+=("$item")
+    done
+    if ((${#todo[@]} == 0)); then
+        say "compare.sh:   nothing left to run for $rt at $nthreads threads"
+        return
+    fi
+    while ((${#todo[@]} > 0)); do
+        started=$SECONDS
+        status=0
+        run_syncbench "$rt" "$nthreads" --format csv --test-time "$test_time" \
+            --outer-repetitions "$outer_reps" --measurement-timeout "$measure_timeout" \
+            --measureonly "$(IFS=,; echo "${todo[*]}")" >"$work/run.csv" 2>"$work/run.err" ||
+            status=$?
+        # Keep the rows that were completed, even from a killed run.
+        awk -F, -v OFS=, -v round="$round" -v rt="$rt" -v t="$nthreads" \
+            'NR > 1 && NF == 10 && $3 == t { print round, rt, t, $1, $2, $4, $5, $6, $7, $8, $9, $10 }' \
+            "$work/run.csv" >>"$raw"
+        got=()
+        while IFS= read -r item; do got[$item]=1; done \
+            < <(awk -F, 'NR > 1 && NF == 10 { print $1 ":" $2 }' "$work/run.csv")
+        rest=()
+        for item in "${todo[@]}"; do
+            [[ -z ${got[$item]:-} ]] && rest+=("$item")
+        done
+
+        # Usage errors and a wrong runtime are the driver's or the build's fault.
+        if ((status == 2 || status == 3)); then
+            cat "$work/run.err" >&2
+            die "syncbench refused to run ($rt, $nthreads threads, exit $status)"
+        fi
+        blamed=
+        if ((status != 0)); then
+            say "compare.sh:   $rt, $nthreads threads: $(status_name "$status")"
+            sed -n '1,5s/^/    /p' "$work/run.err" >&2
+            if ((${#rest[@]} > 0)); then
+                blamed=${rest[0]}
+                excluded[$rt/$nthreads/$blamed]="$(status_name "$status") in round $round"
+                say "compare.sh:   no result for $blamed; it is skipped from now on for $rt at $nthreads threads"
+                rest=("${rest[@]:1}")
+            fi
+        fi
+        echo "$round,$rt,$nthreads,$(status_name "$status"),$((SECONDS - started)),$blamed" >>"$runs_log"
+        ((status != 0 && ${#rest[@]} > 0)) || break
+        todo=("${rest[@]}")
+    done
+}
+
+say "compare.sh: $mode mode: $rounds rounds x threads {$threads} x {${runtimes[*]}} = $total_runs runs"
+say "compare.sh: test time $test_time us, $outer_reps outer repetitions, limits ${measure_timeout}s per measurement and ${run_timeout}s per run"
+say "compare.sh: results -> $results_dir"
+((same_runtime)) && say "compare.sh: WARNING: stock and ext are the same library; this is not a real comparison"
+
+start_time=$SECONDS
+run_no=0
+for ((round = 1; round <= rounds; round++)); do
+    for ((ti = 0; ti < ${#thread_list[@]}; ti++)); do
+        nthreads=${thread_list[ti]}
+        for ((j = 0; j < nruntimes; j++)); do
+            rt=${runtimes[(round + ti + j) % nruntimes]}   # rotating order
+            run_no=$((run_no + 1))
+            printf 'compare.sh: [%d/%d] round %d/%d, %2d threads, %-7s (elapsed %s, ~%s left)\n' \
+                "$run_no" "$total_runs" "$round" "$rounds" "$nthreads" "$rt" \
+                "$(duration $((SECONDS - start_time)))" \
+                "$(estimate_left $((run_no - 1)) $((SECONDS - start_time)) "$round" "$ti")" >&2
+            run_start=$SECONDS
+            measure "$rt" "$nthreads" "$round"
+            last_seconds[$rt/$nthreads]=$((SECONDS - run_start))
+        done
+    done
+done
+elapsed=$((SECONDS - start_time))
+say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
+
+# ---- aggregation and reports -----------------------------------------------------
+
+mkdir -p "$results_dir"
+cp "$raw" "$results_dir/raw.csv"
+awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/aggregate.awk" \
+    "$work/measurements" "$raw" >"$results_dir/results.csv"
+awk -f "$script_dir/table.awk" "$results_dir/results.csv" >"$work/table.md"
+
+first_line() { "$@" 2>/dev/null | head -n 1 || true; }
+cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
+gomp_pkg=$(dpkg-query -W -f='${Version}' libgomp1 2>/dev/null || true)
+bench_vars=$(env | grep -E '^BENCH_[A-Z_]+=' | sort | tr '\n' ' ' || true)
+bench_vars=${bench_vars//"$repo_root/"/}
+problems=$(awk -F, 'NR > 1 && $4 != "ok" {
+        printf "- round %s, %s, %s threads: %s%s\n", $1, $2, $3, $4, ($6 == "" ? "" : "; no result for " $6 ", not run again")
+    }' "$runs_log")
+
+{
+    echo "# syncbench: stock libomp vs ext libomp vs GCC libgomp"
+    echo
+    if ((same_runtime)); then
+        echo "**WARNING: stock and ext were the same library: not a real comparison.**"
+        echo
+    fi
+    echo "Median overhead per construct in microseconds (median over rounds of each run's"
+    echo "median overhead; lower is better). Ratios below 1 mean ext is faster."
+    echo "Min/max over rounds and the number of contributing runs are in \`results.csv\`;"
+    echo "every run's rows are in \`raw.csv\`."
+    echo
+    echo "## Machine"
+    echo
+    echo "- CPU: ${cpu_model:-unknown}, $cores cores available"
+    echo "- kernel: $(uname -sr)"
+    echo "- compilers: $(first_line clang --version); $(first_line gcc --version)"
+    echo "- runtimes: stock = \`${rt_path[stock]}\`; ext = \`${rt_path[ext]}\`; libgomp = \`${rt_path[libgomp]}\`${gomp_pkg:+ (libgomp1 $gomp_pkg)}"
+    echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), wall time $(duration "$elapsed")"
+    echo "- command: \`${bench_vars}bench/epcc/compare.sh\`"
+    echo
+    echo "## Method"
+    echo
+    echo "- syncbench (bench/epcc), EPCC OpenMP microbenchmark v4.0 method: delay 0.1 µs,"
+    echo "  test time $test_time µs, $outer_reps outer repetitions (+1 warm-up) per measurement"
+    echo "- $mode mode: $rounds rounds; each round runs every runtime once per thread count,"
+    echo "  the order of the runtimes rotating between rounds and thread counts"
+    echo "- threads: $threads"
+    echo "- environment: ${omp_env[*]} OMP_NUM_THREADS=<threads>"
+    echo "- stock and ext: the clang build (syncbench-clang) with LD_LIBRARY_PATH set to the"
+    echo "  runtime; libgomp: the gcc build (syncbench-gcc) on the system libgomp"
+    echo "- limits: ${measure_timeout}s per measurement (syncbench --measurement-timeout), ${run_timeout}s"
+    echo "  per process; a measurement that hangs or crashes gets no value, is not run again"
+    echo "  for that runtime and thread count, and the run resumes after it; missing values show as n/a"
+    if [[ -n $problems ]]; then
+        echo
+        echo "Runs that did not finish (process exit status and the measurement blamed):"
+        echo
+        echo "$problems"
+    fi
+    echo
+    echo "## Results"
+    echo
+    echo "![overhead against threads](summary.png)"
+    echo
+    cat "$work/table.md"
+} >"$results_dir/summary.md"
+
+if command -v gnuplot >/dev/null; then
+    awk -v png="$results_dir/summary.png" -v cores="$cores" \
+        -v title="syncbench overhead (median of $rounds rounds), $machine" \
+        -f "$script_dir/plot.awk" "$results_dir/results.csv" >"$work/plot.gp"
+    gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" ||
+        { cat "$work/gnuplot.err" >&2; say "compare.sh: gnuplot failed; no summary.png"; }
+else
+    say "compare.sh: gnuplot not found; skipping summary.png (apt-get install gnuplot-nox)"
+fi
+
+cat "$work/table.md"
+if [[ ${BENCH_STRICT:-0} == 1 ]]; then
+    missing=$(awk -F, 'NR > 1 && $8 == 0' "$results_dir/results.csv" | wc -l)
+    if [[ -n $problems || $missing -gt 0 ]]; then
+        die "strict mode: $missing missing value(s)${problems:+; unfinished runs:
+$problems}"
+    fi
+fi
+say "compare.sh: wrote $results_dir/{results.csv,raw.csv,summary.md$(command -v gnuplot >/dev/null && echo ,summary.png)}"

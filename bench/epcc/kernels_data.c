@@ -1,0 +1,214 @@
+/* Kernels for constructs that move or combine data: single copyprivate,
+ * atomic update and reductions, with their reference loops. */
+#include <math.h>
+#include <stddef.h>
+
+#include "delay.h"
+#include "kernels.h"
+
+/* ---- SINGLE COPYPRIVATE --------------------------------------------------
+ * The payload is a private char array declared inside the parallel region,
+ * so copyprivate(payload) broadcasts the whole array from the thread that
+ * ran the single block into every other thread's copy. The array lives on
+ * each thread's stack: the 1 MiB case needs OpenMP thread stacks of more
+ * than 1 MiB (libomp's default is 4 MiB; the driver sets OMP_STACKSIZE).
+ *
+ * Timed mode: the single block stamps the first and last byte, the copy of
+ * the full array is done by the runtime (the other bytes are never looked
+ * at, so they are not initialised: that would add a full-array write per
+ * run to the timing). Verify mode: every byte carries a pattern that
+ * depends on the repetition and every thread checks all of them after the
+ * broadcast. */
+
+static inline unsigned char payload_byte(unsigned long rep, size_t i)
+{
+    return (unsigned char)(rep * 131u + i * 7u + 1u);
+}
+
+static void payload_fill(unsigned char *p, size_t n, unsigned long rep, int verify)
+{
+    if (verify) {
+        for (size_t i = 0; i < n; i++)
+            p[i] = payload_byte(rep, i);
+    } else {
+        p[0] = payload_byte(rep, 0);
+        p[n - 1] = payload_byte(rep, n - 1);
+    }
+}
+
+static unsigned long payload_check(const unsigned char *p, size_t n, unsigned long rep)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] != payload_byte(rep, i))
+            return 1;
+    return 0;
+}
+
+/* One kernel per payload size: copyprivate needs a complete array type. */
+#define DEFINE_COPYPRIVATE_KERNEL(NBYTES)                                      \
+    unsigned long kernel_copyprivate_##NBYTES(const struct kernel_args *a)     \
+    {                                                                          \
+        const unsigned long reps = a->reps;                                    \
+        const int length = a->delay_length, verify = a->verify;               \
+        unsigned long errors = 0;                                              \
+        _Pragma("omp parallel reduction(+ : errors)")                          \
+        {                                                                      \
+            unsigned char payload[NBYTES];                                     \
+            payload_fill(payload, sizeof payload, 0, verify);                  \
+            for (unsigned long j = 0; j < reps; j++) {                         \
+                _Pragma("omp single copyprivate(payload)")                     \
+                {                                                              \
+                    delay(length);                                             \
+                    payload_fill(payload, sizeof payload, j, verify);          \
+                }                                                              \
+                if (verify)                                                    \
+                    errors += payload_check(payload, sizeof payload, j);       \
+            }                                                                  \
+        }                                                                      \
+        return errors;                                                         \
+    }
+
+DEFINE_COPYPRIVATE_KERNEL(8)
+DEFINE_COPYPRIVATE_KERNEL(64)
+DEFINE_COPYPRIVATE_KERNEL(4096)
+DEFINE_COPYPRIVATE_KERNEL(65536)
+DEFINE_COPYPRIVATE_KERNEL(1048576)
+
+/* ---- ATOMIC ----------------------------------------------------------------
+ * EPCC's atomic test: a shared double accumulates a slowly growing private
+ * value; the reference does the same arithmetic without the atomic. */
+
+static const double atomic_growth = 1.0 + 1.0e-15;
+
+unsigned long reference_atomic(const struct kernel_args *a)
+{
+    double sum = 0.0, b = 1.0;
+
+    for (unsigned long j = 0; j < a->reps; j++) {
+        sum += b;
+        b *= atomic_growth;
+    }
+    keep_double(sum);
+    return 0;
+}
+
+unsigned long kernel_atomic(const struct kernel_args *a)
+{
+    const unsigned long per_thread = a->reps / (unsigned long)a->nthreads;
+    double sum = 0.0;
+
+#pragma omp parallel
+    {
+        double b = 1.0;
+        for (unsigned long j = 0; j < per_thread; j++) {
+#pragma omp atomic
+            sum += b;
+            b *= atomic_growth;
+        }
+    }
+    keep_double(sum);
+    if (!a->verify)
+        return 0;
+    /* Every added value lies in [1, 1 + 1e-6) for any feasible count. */
+    const double expected = (double)per_thread * a->nthreads;
+    return !(sum >= expected * (1.0 - 1.0e-9) && sum <= expected * (1.0 + 2.0e-6));
+}
+
+/* ---- REDUCTION ---------------------------------------------------------------
+ * EPCC's reduction test: a parallel region per repetition with a reduction
+ * clause; the reference does the delay and the update serially. */
+
+unsigned long reference_reduction_int(const struct kernel_args *a)
+{
+    int total = 0;
+
+    for (unsigned long j = 0; j < a->reps; j++) {
+        delay(a->delay_length);
+        total += 1;
+    }
+    keep_double(total);
+    return 0;
+}
+
+unsigned long kernel_reduction_int(const struct kernel_args *a)
+{
+    const unsigned long reps = a->reps;
+    const int length = a->delay_length;
+    int total = 0;
+
+    for (unsigned long j = 0; j < reps; j++) {
+#pragma omp parallel reduction(+ : total)
+        {
+            delay(length);
+            total += 1;
+        }
+    }
+    keep_double(total);
+    return a->verify && (unsigned long)total != reps * (unsigned long)a->nthreads;
+}
+
+unsigned long reference_reduction_double(const struct kernel_args *a)
+{
+    double total = 0.0;
+
+    for (unsigned long j = 0; j < a->reps; j++) {
+        delay(a->delay_length);
+        total += 1.0;
+    }
+    keep_double(total);
+    return 0;
+}
+
+unsigned long kernel_reduction_double(const struct kernel_args *a)
+{
+    const unsigned long reps = a->reps;
+    const int length = a->delay_length;
+    double total = 0.0;
+
+    for (unsigned long j = 0; j < reps; j++) {
+#pragma omp parallel reduction(+ : total)
+        {
+            delay(length);
+            total += 1.0;
+        }
+    }
+    keep_double(total);
+    return a->verify && total != (double)reps * a->nthreads;
+}
+
+unsigned long reference_reduction_array(const struct kernel_args *a)
+{
+    double totals[REDUCTION_ARRAY_LENGTH] = {0};
+
+    for (unsigned long j = 0; j < a->reps; j++) {
+        delay(a->delay_length);
+        for (int k = 0; k < REDUCTION_ARRAY_LENGTH; k++)
+            totals[k] += 1.0;
+    }
+    keep_double(totals[0] + totals[REDUCTION_ARRAY_LENGTH - 1]);
+    return 0;
+}
+
+unsigned long kernel_reduction_array(const struct kernel_args *a)
+{
+    const unsigned long reps = a->reps;
+    const int length = a->delay_length;
+    double totals[REDUCTION_ARRAY_LENGTH] = {0};
+
+    for (unsigned long j = 0; j < reps; j++) {
+#pragma omp parallel reduction(+ : totals)
+        {
+            delay(length);
+            for (int k = 0; k < REDUCTION_ARRAY_LENGTH; k++)
+                totals[k] += 1.0;
+        }
+    }
+    keep_double(totals[0] + totals[REDUCTION_ARRAY_LENGTH - 1]);
+    if (!a->verify)
+        return 0;
+    unsigned long errors = 0;
+    const double expected = (double)reps * a->nthreads;
+    for (int k = 0; k < REDUCTION_ARRAY_LENGTH; k++)
+        errors += totals[k] != expected;
+    return errors;
+}
