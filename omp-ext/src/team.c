@@ -38,7 +38,12 @@ static unsigned spin_polls_now(const ompext_config_t *cfg) {
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    ompext_team_t *old, int nproc) {
   if (old && old->nproc == nproc) {
-    old->spin_polls = spin_polls_now(cfg); /* thread counts may have moved */
+    /* Thread counts may have moved.  Store only on change: every worker
+       reads this line in the fork and join, and a store at each fork would
+       cost each of them a cache miss there. */
+    unsigned polls = spin_polls_now(cfg);
+    if (old->spin_polls != polls)
+      old->spin_polls = polls;
     return old;
   }
   ompext_team_free(old);
