@@ -350,6 +350,13 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "![overhead against threads](summary.png)"
     echo
     cat "$work/table.md"
+    echo
+    echo "## Targets of the issue \"Model-optimized collectives\""
+    echo
+    echo "Ratios are ext/stock medians of this run (the targets were set for a"
+    echo "2-core machine: 8 threads is 4x oversubscribed there)."
+    echo
+    awk -f "$script_dir/targets.awk" "$results_dir/results.csv"
 } >"$results_dir/summary.md"
 
 if command -v gnuplot >/dev/null; then

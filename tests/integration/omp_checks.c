@@ -14,6 +14,7 @@
  * to main) and echoed at the end.
  */
 #define _GNU_SOURCE
+#include "checks.h"
 #include "probe.h"
 
 #include <omp.h>
@@ -25,7 +26,7 @@
 
 static int failures;
 
-static void check(int ok, const char *what) {
+void check(int ok, const char *what) {
   if (!ok) {
     ++failures;
     printf("FAIL: %s\n", what);
@@ -241,6 +242,9 @@ int main(int argc, char **argv) {
   nested_regions();
   master_regions();
   cancellation();
+  reduction_operators();
+  copyprivate_sizes();
+  task_synchronisation();
 
   ompext_stats_t stats;
   int loaded = probe_plugin_stats(&stats);
