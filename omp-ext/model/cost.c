@@ -1,0 +1,332 @@
+/*
+ * The min-max cost equations, one function per algorithm (see model.h).
+ *
+ * Equation and table numbers refer to S. Ramos and T. Hoefler, "Modelling
+ * Communications in Cache Coherent Systems" (2013).  The paper models the
+ * dissemination barrier, the small (one-line) broadcast tree, the two large
+ * broadcasts and the small reduction tree (Table 4.1).  The tree,
+ * tournament and centralized barriers and the atomic reduction are not in
+ * the paper: their costs below are derived here from the paper's primitives
+ * and say so.  Where this file extends a paper equation (messages of more
+ * than one line in the small broadcast tree, a free chunk size in the
+ * pipelined broadcast) the comment says that too.
+ *
+ * Notation: n threads (n_th in the paper), d tree levels, k_i the fan-out
+ * of the nodes of level i-1 (k_1 is the root's), N lines.
+ */
+#include "model.h"
+
+#include <math.h>
+
+#define INVALID_COST cost(NAN, NAN)
+
+static ompext_model_cost_t cost(double min, double max) {
+  ompext_model_cost_t c = {min, max};
+  return c;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Pieces                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Contention of n threads copying the same line, Eq. 3.2 (cached line:
+   T_C(n) = b + c*n) and Eq. 3.3 (line in memory: ... - a/n).  With a = 0,
+   as in the E/E row of Table 3.2, the two agree. */
+double ompext_model_tc(const ompext_model_params_t *p, double n) {
+  return p->b + p->c * n - (n > 0 ? p->a / n : 0.0);
+}
+
+/* Copy of N contiguous lines, Eq. 3.1: T_N = o*N + q - p/N. */
+double ompext_model_tn(const ompext_model_params_t *p, double lines) {
+  return p->o * lines + p->q - (lines > 0 ? p->p / lines : 0.0);
+}
+
+/* Notification backwards over one shared line by n threads (the root and
+   n-1 writers), Eq. 4.1 and Eq. 4.2:
+     min  R_I + (n-1)*R_R       writers serialise on the line, the root reads
+                                it once at the end
+     max  R_I + 2(n-1)*R_R      the root polls after every write */
+ompext_model_cost_t ompext_model_notify_back(const ompext_model_params_t *p,
+                                             int n) {
+  if (n < 1)
+    return INVALID_COST;
+  return cost(p->r_i + (n - 1) * p->r_r, p->r_i + 2.0 * (n - 1) * p->r_r);
+}
+
+int ompext_model_dissemination_rounds(int n, int m,
+                                      ompext_model_rounds_t mode) {
+  if (n < 1 || m < 1)
+    return -1;
+  if (n == 1)
+    return 0;
+  const long base = mode == OMPEXT_MODEL_ROUNDS_PAPER ? m : (long)m + 1;
+  if (base == 1) /* paper, m = 1: log_1 n; Table B.2 lists r = 1 for n = 2 */
+    return n == 2 ? 1 : -1;
+  int r = 0;
+  for (long span = 1; span < n; span *= base) /* base <= n: no overflow */
+    ++r;
+  return r;
+}
+
+int ompext_model_uniform_depth(int n, int k) {
+  if (n < 1 || k < 1)
+    return -1;
+  int d = 0;
+  long level = 1, covered = 1;
+  while (covered < n) {
+    level = level * k > n ? n : level * k;
+    covered += level;
+    ++d;
+  }
+  return d;
+}
+
+long ompext_model_tree_coverage(int d, const int *k, long cap) {
+  long covered = 1, level = 1;
+  for (int i = 0; i < d && covered < cap; ++i) {
+    if (k[i] < 1)
+      return -1;
+    level = level > cap / k[i] ? cap : level * k[i];
+    covered = covered > cap - level ? cap : covered + level;
+  }
+  return covered < cap ? covered : cap;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Barriers                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* m-ary dissemination barrier, Eq. 4.11 (min) and Eq. 4.12 (max), Table 4.1
+   and Eq. B.2:
+     min  r * (R_L + m*R_R + R_R)            set own flag, read and bump m
+                                             peers' lines, check own line
+     max  r * (R_R + 4m*R_R + (2m+1)*R_R)    own line stolen, one
+                                             interference per peer line, own
+                                             line re-read after every bump
+   with r = ceil(log_m n) (paper) or ceil(log_{m+1} n) (algorithm), see
+   ompext_model_dissemination_rounds. */
+ompext_model_cost_t ompext_model_barrier_dissemination(
+    const ompext_model_params_t *p, int n, int m, ompext_model_rounds_t mode) {
+  if (n < 2 || m < 1)
+    return INVALID_COST;
+  const int r = ompext_model_dissemination_rounds(n, m, mode);
+  if (r < 0)
+    return INVALID_COST;
+  const double min = r * (p->r_l + m * p->r_r + p->r_r);
+  const double max = r * (p->r_r + 4.0 * m * p->r_r + (2.0 * m + 1) * p->r_r);
+  return cost(min, max);
+}
+
+/*
+ * Derived primitives for the barriers the paper does not model.  They follow
+ * the accounting of the paper's barrier (Sec. 4.2): a write into or a read of
+ * a line last touched by another core costs R_R, a write into a line already
+ * in the own cache R_L, and the worst case allows one interference per line
+ * (the line is fetched twice), as Eq. 4.12 does.
+ *
+ * signal_k (S): one thread sets k flag lines, each polled by another thread,
+ *   one after the other; the last of those threads then sees its flag.
+ *     min  k*R_R + R_R        each write fetches the line from its poller,
+ *                             the last poller re-reads its line
+ *     max  2k*R_R + R_R       each line bounces once more (one interference)
+ * gather_k (G): one thread waits for k threads that each set their own flag
+ *   line, reading the k lines in turn.
+ *     min  R_L + k*R_R        the setters write lines they hold, the waiter
+ *                             fetches each line once
+ *     max  R_R + 2k*R_R       the setter must take its line back from the
+ *                             polling waiter, and each line is read twice
+ */
+static ompext_model_cost_t signal_k(const ompext_model_params_t *p, int k) {
+  return cost(k * p->r_r + p->r_r, 2.0 * k * p->r_r + p->r_r);
+}
+
+static ompext_model_cost_t gather_k(const ompext_model_params_t *p, int k) {
+  return cost(p->r_l + k * p->r_r, p->r_r + 2.0 * k * p->r_r);
+}
+
+/* k-ary combining tree barrier (not in the paper; derived).  A gather up and
+   a release down a complete k-ary tree of d levels, d the smallest with
+   1 + k + ... + k^d >= n (the heap over the thread ids has that depth).
+   Each level costs a gather of k children and a release of k children:
+     min/max  d * (G(k) + S(k)),   k capped at n-1 (a one-level tree). */
+ompext_model_cost_t ompext_model_barrier_tree(const ompext_model_params_t *p,
+                                              int n, int k) {
+  if (n < 2 || k < 2)
+    return INVALID_COST;
+  const int d = ompext_model_uniform_depth(n, k);
+  const int kk = k < n - 1 ? k : n - 1;
+  const ompext_model_cost_t g = gather_k(p, kk), s = signal_k(p, kk);
+  return cost(d * (g.min + s.min), d * (g.max + s.max));
+}
+
+/* Tournament barrier (not in the paper; derived).  Gather: R = ceil(log2 n)
+   rounds, each one loser signalling one winner: R * G(1).  Release, k = 0:
+   back down the tournament; the champion signals its R beaten opponents in
+   turn, each of them its own, so the longest chain is R hand-offs: R * S(1).
+   Release, k >= 2: down the complete k-ary tree: depth(n, k) * S(k), k capped
+   at n-1.
+     min/max  R * G(1) + release */
+ompext_model_cost_t ompext_model_barrier_tournament(
+    const ompext_model_params_t *p, int n, int k) {
+  if (n < 2 || k == 1 || k < 0)
+    return INVALID_COST;
+  const int rounds =
+      ompext_model_dissemination_rounds(n, 1, OMPEXT_MODEL_ROUNDS_ALGORITHM);
+  const ompext_model_cost_t g = gather_k(p, 1);
+  ompext_model_cost_t release;
+  if (k == 0) {
+    const ompext_model_cost_t s = signal_k(p, 1);
+    release = cost(rounds * s.min, rounds * s.max);
+  } else {
+    const int d = ompext_model_uniform_depth(n, k);
+    const ompext_model_cost_t s = signal_k(p, k < n - 1 ? k : n - 1);
+    release = cost(d * s.min, d * s.max);
+  }
+  return cost(rounds * g.min + release.min, rounds * g.max + release.max);
+}
+
+/* Centralized barrier (not in the paper; derived).  Gather: the n-1 other
+   threads bump one shared line that thread 0 polls, which is exactly the
+   paper's notification backwards T_nb(n) (Eq. 4.1/4.2).  Release: thread 0
+   sets the n-1 threads' own flag lines in turn: S(n-1).
+     min/max  T_nb(n) + S(n-1) */
+ompext_model_cost_t ompext_model_barrier_centralized(
+    const ompext_model_params_t *p, int n) {
+  if (n < 2)
+    return INVALID_COST;
+  const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
+  const ompext_model_cost_t s = signal_k(p, n - 1);
+  return cost(nb.min + s.min, nb.max + s.max);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Broadcasts                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Small broadcast tree, Eq. 4.5-4.7, Table 4.1 and Eq. B.1:
+     T = T_fw + sum_i T_C(k_i) + sum_i T_nb(k_i + 1)
+   notification forwards, Eq. 4.6:
+     min  T_fw = (d+1)*R_I + 2d*R_L
+     max  T_fw = R_I + sum_i 2*(R_R + T_C(k_i))
+   data: every one of the k_i children of a level-(i-1) node copies the same
+   line, T_C(k_i) = c*k_i + b (Eq. 4.5); notification backwards per group of
+   k_i children and their parent, T_nb(k_i + 1) (Eq. 4.1/4.2).
+
+   The max of T_fw is printed as R_I + sum_{i=1}^d 2(R_R + sum_{i=1}^d
+   (c*k_i + b)), the inner sum reusing the outer index.  It is read here as
+   the per-level term 2(R_R + T_C(k_i)): the interference of level i's
+   polling children with their parent, the same shape as the pipelined
+   broadcast's T_init,max = R_I + 2(R_R + T_C(n-1)) + R_R (Eq. 4.9).
+
+   Extension (not in the paper): for a message of N > 1 lines every level
+   also copies the other N-1 lines at the multi-line slope o, i.e. the data
+   term per level is T_C(k_i) + o*(N-1); N = 1 is the paper's equation. */
+ompext_model_cost_t ompext_model_bcast_tree(const ompext_model_params_t *p,
+                                            double lines, int d,
+                                            const int *k) {
+  if (d < 0 || lines < 1)
+    return INVALID_COST;
+  double min = (d + 1) * p->r_i + 2.0 * d * p->r_l; /* T_fw,min */
+  double max = p->r_i;                               /* T_fw,max, first R_I */
+  for (int i = 0; i < d; ++i) {
+    if (k[i] < 1)
+      return INVALID_COST;
+    const double tc = ompext_model_tc(p, k[i]);
+    const double data = tc + p->o * (lines - 1);
+    const ompext_model_cost_t nb = ompext_model_notify_back(p, k[i] + 1);
+    min += data + nb.min;
+    max += 2.0 * (p->r_r + tc) + data + nb.max;
+  }
+  return cost(min, max);
+}
+
+/* Large broadcast, pipelined, Eq. 4.8 (min) and Eq. 4.9 (max):
+     T = T_init + T_1st + T_rest + T_fin
+     min  T_init = R_I + 2R_L
+          T_1st  = 2R_L + T_C(n-1) + T_{N_cl}
+          T_rest = (P-1) * (R_R + R_L + T_{N_cl})
+          T_fin  = 2R_R + R_L
+     max  T_init = R_I + 2(R_R + T_C(n-1)) + R_R
+          T_1st  = 2R_R + T_C(n-1) + T_{N_cl}
+          T_rest = (P-1) * (2R_R + T_{N_cl})
+          T_fin  = 2R_R + R_L
+   with P packets of N_cl lines, T_{N_cl} by Eq. 3.1.  The paper fixes
+   P = n-1 (T_rest has the factor n_th - 2) and N_cl = N/(n-1); a free chunk
+   size (P = ceil(N/N_cl) >= n-1 stages, each thread copying one packet per
+   stage from a distinct source) is this file's generalisation. */
+ompext_model_cost_t ompext_model_bcast_pipelined(
+    const ompext_model_params_t *p, int n, double packets,
+    double chunk_lines) {
+  if (n < 2 || packets < 1 || !(chunk_lines > 0))
+    return INVALID_COST;
+  const double tc = ompext_model_tc(p, n - 1);
+  const double tn = ompext_model_tn(p, chunk_lines);
+  const double init_min = p->r_i + 2 * p->r_l;
+  const double first_min = 2 * p->r_l + tc + tn;
+  const double rest_min = (packets - 1) * (p->r_r + p->r_l + tn);
+  const double fin = 2 * p->r_r + p->r_l;
+  const double init_max = p->r_i + 2 * (p->r_r + tc) + p->r_r;
+  const double first_max = 2 * p->r_r + tc + tn;
+  const double rest_max = (packets - 1) * (2 * p->r_r + tn);
+  return cost(init_min + first_min + rest_min + fin,
+              init_max + first_max + rest_max + fin);
+}
+
+/* Large broadcast, flat tree, Eq. 4.10:
+     T = T_notif + T_copy,  T_copy = b + c*(n-2) + o*N
+     min  T_notif = R_I + 3R_L + R_R + T_C(n-1) + (n-1)*R_R
+     max  T_notif = R_I + R_L + 3R_R + 2*T_C(n-1) + 2(n-1)*R_R */
+ompext_model_cost_t ompext_model_bcast_flat(const ompext_model_params_t *p,
+                                            int n, double lines) {
+  if (n < 2 || lines < 1)
+    return INVALID_COST;
+  const double copy = p->b + p->c * (n - 2) + p->o * lines;
+  const double tc = ompext_model_tc(p, n - 1);
+  const double notif_min =
+      p->r_i + 3 * p->r_l + p->r_r + tc + (n - 1) * p->r_r;
+  const double notif_max =
+      p->r_i + p->r_l + 3 * p->r_r + 2 * tc + 2.0 * (n - 1) * p->r_r;
+  return cost(notif_min + copy, notif_max + copy);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reductions                                                               */
+/* ------------------------------------------------------------------------ */
+
+/* Small reduction tree, Eq. 4.13 (min) and Eq. 4.14 (max), Table 4.1, B.3:
+     min  sum_i [R_I + T_C(k_i) + (1+k_i)*R_R + R_L + T_{k_i}] + R_R
+     max  sum_i [R_I + 2*T_C(k_i) + 2(1+k_i)*R_R + R_L + T_{k_i}] + R_R
+   (parent sets its flag R_I; the k_i children read it under contention and
+   write their buffers; acknowledgements; the combine of the k_i buffers is
+   the multi-line copy T_{k_i}, Eq. 3.1 with N = k_i). */
+ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
+                                             int d, const int *k) {
+  if (d < 0)
+    return INVALID_COST;
+  double min = p->r_r, max = p->r_r;
+  for (int i = 0; i < d; ++i) {
+    if (k[i] < 1)
+      return INVALID_COST;
+    const double tc = ompext_model_tc(p, k[i]);
+    const double tk = ompext_model_tn(p, k[i]);
+    min += p->r_i + tc + (1.0 + k[i]) * p->r_r + p->r_l + tk;
+    max += p->r_i + 2 * tc + 2.0 * (1.0 + k[i]) * p->r_r + p->r_l + tk;
+  }
+  return cost(min, max);
+}
+
+/* Atomic reduction into one shared line (not a model of the paper; derived
+   from its primitives).  Sec. 4.3 describes it as the first approach: the
+   n-1 other threads combine into a common location one after another.  The
+   line hand-off is the notification backwards T_nb(n) (Eq. 4.1/4.2: one
+   line written by n-1 threads, read by the root at the end), and each
+   combine applies the operation to the line in the own cache (R_L, as the
+   paper charges the reduction step):
+     min/max  T_nb(n) + (n-1)*R_L */
+ompext_model_cost_t ompext_model_reduce_atomic(const ompext_model_params_t *p,
+                                               int n) {
+  if (n < 2)
+    return INVALID_COST;
+  const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
+  return cost(nb.min + (n - 1) * p->r_l, nb.max + (n - 1) * p->r_l);
+}

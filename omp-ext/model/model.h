@@ -1,0 +1,283 @@
+/*
+ * Analytical cost model of omp-ext's collective algorithms.
+ *
+ * The model is the min-max model of S. Ramos and T. Hoefler, "Modelling
+ * Communications in Cache Coherent Systems" (2013, the thesis behind
+ * "Modeling Communication in Cache-Coherent SMP Systems", HPDC 2013):
+ *
+ *   line transfers   R_L (line in the reader's own cache), R_R (line in
+ *                    another core's cache), R_I (line in memory)
+ *                    -- simplified model, Table 1.5b
+ *   contention       T_C(n) = b + c*n - a/n        (Eq. 3.2; a != 0: Eq. 3.3)
+ *   multi-line copy  T_N    = o*N + q - p/N        (Eq. 3.1)
+ *
+ * and, built from those pieces, a best case (min) and a worst case (max)
+ * cost per algorithm (Table 4.1).  Every time is in nanoseconds.
+ *
+ * params.c   the built-in parameter sets and the NAME=VALUE / file parsers
+ * cost.c     one function per algorithm: the paper's min and max equations
+ *            (and, for the algorithms the paper does not model, costs
+ *            derived from its primitives, marked as such)
+ * optimizer.c  per team size (and message size): the best parameters of each
+ *            algorithm and the best algorithm, by bounded exhaustive search
+ */
+#ifndef OMPEXT_MODEL_H
+#define OMPEXT_MODEL_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Parameters                                                               */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ompext_model_params {
+  char name[128];    /* built-in set name or the file it came from */
+  double r_l;        /* R_L: read of a line in the own cache (ns) */
+  double r_r;        /* R_R: read of a line held by another core (ns) */
+  double r_i;        /* R_I: read of an invalid line, from memory (ns) */
+  double a, b, c;    /* contention T_C(n) = b + c*n - a/n (ns) */
+  double o, q, p;    /* multi-line copy T_N = o*N + q - p/N (ns) */
+  double line_bytes; /* cache line size (bytes, a whole number >= 1) */
+} ompext_model_params_t;
+
+/* Names of the built-in sets, NULL-terminated:
+   "xeon-phi-5110p", "sandy-bridge-e5-2670", "default". */
+extern const char *const ompext_model_builtin_names[];
+
+/* Copies built-in set `name` into *out.  0, or -1 for an unknown name. */
+int ompext_model_params_builtin(const char *name, ompext_model_params_t *out);
+
+/* The accepted parameter names (canonical spelling), NULL-terminated:
+   R_L R_R R_I a b c o q p line.  Lookup is case-insensitive and also takes
+   RL, RR, RI and line_bytes. */
+extern const char *const ompext_model_param_names[];
+
+/* Sets one parameter from its textual value.  0, or -1 with a message in
+   err (unknown name, not a number, out of range). */
+int ompext_model_params_set(ompext_model_params_t *p, const char *key,
+                            const char *value, char *err, size_t errcap);
+
+/* Applies one "NAME=VALUE" override (as given to --set). */
+int ompext_model_params_assign(ompext_model_params_t *p,
+                               const char *assignment, char *err,
+                               size_t errcap);
+
+/* Parses a parameter file's text: one "key value" per line ("key=value" is
+   accepted too), '#' starts a comment, blank lines are ignored.  The values
+   start from the built-in "default" set; a line "base NAME" (before any
+   value) starts from built-in set NAME instead.  `origin` names the text in
+   error messages ("file:line: ..."). */
+int ompext_model_params_parse(const char *text, const char *origin,
+                              ompext_model_params_t *out, char *err,
+                              size_t errcap);
+
+/* Reads and parses a parameter file (see ompext_model_params_parse). */
+int ompext_model_params_load_file(const char *path, ompext_model_params_t *out,
+                                  char *err, size_t errcap);
+
+/* Resolves --params: a built-in name, else a file.  0, or -1 with a message
+   (unknown set and no such file, or a bad file). */
+int ompext_model_params_resolve(const char *name_or_file,
+                                ompext_model_params_t *out, char *err,
+                                size_t errcap);
+
+/* Checks the ranges (everything finite and >= 0, line_bytes a whole number
+   in [1, 4096]).  0, or -1 with a message. */
+int ompext_model_params_validate(const ompext_model_params_t *p, char *err,
+                                 size_t errcap);
+
+/* Writes *p in the parameter-file format (it reads back to the same). */
+void ompext_model_params_write(FILE *f, const ompext_model_params_t *p);
+
+/* ------------------------------------------------------------------------ */
+/* Costs                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct ompext_model_cost {
+  double min; /* best case */
+  double max; /* worst case */
+} ompext_model_cost_t;
+
+/* The most levels of any tree (the optimizer's depth bound, too). */
+#define OMPEXT_MODEL_MAX_LEVELS 32
+
+/* The pieces. */
+double ompext_model_tc(const ompext_model_params_t *p, double n); /* T_C(n) */
+double ompext_model_tn(const ompext_model_params_t *p, double lines); /* T_N */
+ompext_model_cost_t ompext_model_notify_back(const ompext_model_params_t *p,
+                                             int n); /* T_nb(n), Eq. 4.1/4.2 */
+
+/* How the number of dissemination rounds is counted.
+   ALGORITHM: r = ceil(log_{m+1} n), what the runtime runs (peer offsets
+              i*(m+1)^r, i = 1..m, cover (m+1)^r threads after r rounds).
+   PAPER:     r = ceil(log_m n) as printed in Eq. 4.11/4.12 and Table B.2
+              (m = 1 is then defined only for n = 2, with r = 1: the table's
+              first row; log_1 is undefined otherwise). */
+typedef enum {
+  OMPEXT_MODEL_ROUNDS_ALGORITHM = 0,
+  OMPEXT_MODEL_ROUNDS_PAPER = 1
+} ompext_model_rounds_t;
+
+/* Rounds of an m-dissemination barrier over n threads; -1 if undefined. */
+int ompext_model_dissemination_rounds(int n, int m, ompext_model_rounds_t mode);
+
+/* Levels of the complete tree with fan-out k at every level that reaches n
+   threads (smallest d with 1 + k + ... + k^d >= n); k >= 1, n >= 1. */
+int ompext_model_uniform_depth(int n, int k);
+
+/* Barriers.  Each returns {min, max}; an invalid argument gives {NaN, NaN}
+   (a cost itself can be negative with odd parameters). */
+ompext_model_cost_t ompext_model_barrier_dissemination(
+    const ompext_model_params_t *p, int n, int m, ompext_model_rounds_t mode);
+ompext_model_cost_t ompext_model_barrier_tree(const ompext_model_params_t *p,
+                                              int n, int k);
+ompext_model_cost_t ompext_model_barrier_tournament(
+    const ompext_model_params_t *p, int n, int k);
+ompext_model_cost_t ompext_model_barrier_centralized(
+    const ompext_model_params_t *p, int n);
+
+/* Broadcasts of `lines` cache lines (>= 1).  The tree: depth d, k[0] = k_1
+   the root's fan-out, ..., k[d-1] = k_d.  Pipelined: `packets` stages of
+   `chunk_lines` lines each (the paper's choice: packets = n-1, chunk_lines
+   = lines/(n-1)). */
+ompext_model_cost_t ompext_model_bcast_tree(const ompext_model_params_t *p,
+                                            double lines, int d, const int *k);
+ompext_model_cost_t ompext_model_bcast_pipelined(
+    const ompext_model_params_t *p, int n, double packets,
+    double chunk_lines);
+ompext_model_cost_t ompext_model_bcast_flat(const ompext_model_params_t *p,
+                                            int n, double lines);
+
+/* Reductions of one item. */
+ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
+                                             int d, const int *k);
+ompext_model_cost_t ompext_model_reduce_atomic(const ompext_model_params_t *p,
+                                               int n);
+
+/* Threads a tree with fan-outs k[0..d-1] reaches: 1 + sum_i prod_{j<=i} k_j
+   (Eq. 4.4), saturated at `cap` (pass n). */
+long ompext_model_tree_coverage(int d, const int *k, long cap);
+
+/* ------------------------------------------------------------------------ */
+/* Algorithms and the optimizer                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef enum {
+  OMPEXT_MODEL_OP_BARRIER,
+  OMPEXT_MODEL_OP_BCAST,
+  OMPEXT_MODEL_OP_REDUCE,
+  OMPEXT_MODEL_OP_COUNT
+} ompext_model_op_t;
+
+typedef enum {
+  OMPEXT_MODEL_DISSEMINATION,  /* barrier, parameter m */
+  OMPEXT_MODEL_BARRIER_TREE,   /* barrier, fan-in k */
+  OMPEXT_MODEL_TOURNAMENT,     /* barrier, release fan-out k (0: tournament) */
+  OMPEXT_MODEL_CENTRALIZED,    /* barrier */
+  OMPEXT_MODEL_BCAST_TREE,     /* bcast, k_1..k_d */
+  OMPEXT_MODEL_BCAST_FLAT,     /* bcast */
+  OMPEXT_MODEL_BCAST_PIPELINED,/* bcast, chunk size */
+  OMPEXT_MODEL_REDUCE_TREE,    /* reduce, k_1..k_d */
+  OMPEXT_MODEL_REDUCE_ATOMIC,  /* reduce */
+  OMPEXT_MODEL_ALG_COUNT
+} ompext_model_alg_t;
+
+extern const char *const ompext_model_op_names[]; /* barrier bcast reduce */
+
+const char *ompext_model_alg_name(ompext_model_alg_t alg); /* e.g. "tree" */
+ompext_model_op_t ompext_model_alg_op(ompext_model_alg_t alg);
+/* The algorithms of an op in the optimizer's tie-break order; returns the
+   count (at most OMPEXT_MODEL_ALG_COUNT). */
+int ompext_model_op_algs(ompext_model_op_t op, ompext_model_alg_t *out);
+/* Looks an algorithm up by name within op; 0, or -1. */
+int ompext_model_alg_lookup(ompext_model_op_t op, const char *name,
+                            ompext_model_alg_t *out);
+int ompext_model_op_lookup(const char *name, ompext_model_op_t *out);
+
+typedef enum {
+  OMPEXT_MODEL_CRITERION_MIN = 0, /* the paper's (Sec. 4.4, Appendix B) */
+  OMPEXT_MODEL_CRITERION_MAX = 1
+} ompext_model_criterion_t;
+
+typedef struct ompext_model_options {
+  ompext_model_criterion_t criterion; /* default MIN, as the paper */
+  ompext_model_rounds_t rounds;       /* default ALGORITHM */
+  int max_m;     /* bound on m; 0: n-1 */
+  int max_k;     /* bound on any fan-out k, k_i; 0: n-1 */
+  int max_depth; /* bound on tree depth d; 0: OMPEXT_MODEL_MAX_LEVELS */
+} ompext_model_options_t;
+
+void ompext_model_options_default(ompext_model_options_t *o);
+
+/* One configuration of one algorithm for one team (and message). */
+typedef struct ompext_model_choice {
+  ompext_model_alg_t alg;
+  int n;             /* team size */
+  long lines;        /* message size in lines (bcast; 1 otherwise) */
+  int m, rounds;     /* dissemination */
+  int k;             /* barrier tree fan-in; tournament release fan-out */
+  int depth;         /* bcast/reduce tree depth d */
+  int fanout[OMPEXT_MODEL_MAX_LEVELS]; /* k_1 (root's children) .. k_d */
+  long chunk_lines;  /* pipelined: lines per packet */
+  long packets;      /* pipelined: packets (= stages) */
+  ompext_model_cost_t cost;
+} ompext_model_choice_t;
+
+/* Evaluates choice->cost from the other fields (rounds and packets are
+   recomputed from m and chunk_lines).  0, or -1 if the configuration is
+   invalid for the team (e.g. a tree that does not reach n threads). */
+int ompext_model_evaluate(const ompext_model_params_t *p,
+                          const ompext_model_options_t *o,
+                          ompext_model_choice_t *choice);
+
+/* The best configuration of one algorithm for n threads (and `lines` cache
+   lines for broadcasts).  0, or -1 if the algorithm has no valid
+   configuration (the pipelined broadcast needs lines >= n-1). */
+int ompext_model_best_config(const ompext_model_params_t *p,
+                             const ompext_model_options_t *o,
+                             ompext_model_alg_t alg, int n, long lines,
+                             ompext_model_choice_t *out);
+
+/* The best algorithm of op and its configuration.  0, or -1. */
+int ompext_model_best(const ompext_model_params_t *p,
+                      const ompext_model_options_t *o, ompext_model_op_t op,
+                      int n, long lines, ompext_model_choice_t *out);
+
+/* The criterion's value of a cost. */
+double ompext_model_criterion_value(const ompext_model_options_t *o,
+                                    ompext_model_cost_t c);
+
+/* The optimizer's order: negative if a is preferred to b, positive if b is,
+   0 if they are interchangeable.  Costs within a relative 1e-9 count as
+   equal.  Keys: the criterion's cost, then the other bound; then, between
+   two algorithms, their order in ompext_model_op_algs, and within one
+   algorithm the structure (see optimizer.c: smaller m, k, chunk; fewer
+   levels, then k_1, k_2, ... lexicographically smaller). */
+int ompext_model_compare(const ompext_model_options_t *o,
+                         const ompext_model_choice_t *a,
+                         const ompext_model_choice_t *b);
+
+/* "m=4", "k=4,4,3" (k_1 first), "k=0", "chunk=128" (bytes), or "-". */
+int ompext_model_format_config(const ompext_model_params_t *p,
+                               const ompext_model_choice_t *c, char *buf,
+                               size_t cap);
+
+/* Parses a configuration in the format above into choice (alg, n and lines
+   must be set already).  0, or -1 with a message. */
+int ompext_model_parse_config(const ompext_model_params_t *p, const char *text,
+                              ompext_model_choice_t *choice, char *err,
+                              size_t errcap);
+
+/* Cache lines of a message of `bytes` bytes (at least 1). */
+long ompext_model_lines_for_bytes(const ompext_model_params_t *p, long bytes);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* OMPEXT_MODEL_H */

@@ -1,0 +1,300 @@
+/*
+ * The ompext-model command line: output formats, exit statuses and error
+ * messages, parameter files, --fix, and --plot (with gnuplot when the build
+ * found it, and the clear error when gnuplot is not on PATH).
+ *
+ * usage: test_cli CLI [--scratch DIR] [--gnuplot PATH]
+ *   CLI       the ompext-model binary
+ *   DIR       where to write files (default ".")
+ *   PATH      gnuplot: also check that --plot produces a PNG
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static int failures;
+static const char *cli;
+static const char *scratch = ".";
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fprintf(stderr, "\n");                                                   \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+typedef struct result {
+  int status; /* exit status, or -1 */
+  char out[65536];
+  char err[8192];
+} result_t;
+
+static void slurp(const char *path, char *buf, size_t cap) {
+  buf[0] = '\0';
+  FILE *f = fopen(path, "r");
+  if (!f)
+    return;
+  size_t n = fread(buf, 1, cap - 1, f);
+  buf[n] = '\0';
+  fclose(f);
+}
+
+/* Runs the CLI with args (NULL-terminated); path_env replaces PATH if set. */
+static void run(result_t *r, const char *path_env, const char *const *args) {
+  char out_path[4096], err_path[4096];
+  snprintf(out_path, sizeof(out_path), "%s/model_test_cli.out", scratch);
+  snprintf(err_path, sizeof(err_path), "%s/model_test_cli.err", scratch);
+  const char *argv[64];
+  int argc = 0;
+  argv[argc++] = cli;
+  for (int i = 0; args[i] && argc < 63; ++i)
+    argv[argc++] = args[i];
+  argv[argc] = NULL;
+  fflush(NULL);
+  pid_t pid = fork();
+  if (pid == 0) {
+    int o = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    int e = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (o < 0 || e < 0)
+      _exit(126);
+    dup2(o, 1);
+    dup2(e, 2);
+    if (path_env)
+      setenv("PATH", path_env, 1);
+    execv(cli, (char *const *)argv);
+    _exit(127);
+  }
+  int status = 0;
+  r->status = -1;
+  if (pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status))
+    r->status = WEXITSTATUS(status);
+  slurp(out_path, r->out, sizeof(r->out));
+  slurp(err_path, r->err, sizeof(r->err));
+  remove(out_path);
+  remove(err_path);
+}
+
+#define RUN(r, ...)                                                            \
+  do {                                                                         \
+    const char *const a_[] = {__VA_ARGS__, NULL};                              \
+    run(r, NULL, a_);                                                          \
+  } while (0)
+
+static int lines_of(const char *s) {
+  int n = 0;
+  for (; *s; ++s)
+    n += *s == '\n';
+  return n;
+}
+
+/* A failing invocation: exit 2 and a message containing `needle`. */
+static void expect_usage_error(const char *needle, const char *const *args) {
+  static result_t r;
+  run(&r, NULL, args);
+  CHECK(r.status == 2, "[%s ...] exit %d, want 2 (stderr: %s)", args[0],
+        r.status, r.err);
+  CHECK(strstr(r.err, needle) != NULL, "[%s ...] stderr lacks '%s': %s",
+        args[0], needle, r.err);
+}
+
+#define USAGE_ERROR(needle, ...)                                               \
+  do {                                                                         \
+    const char *const a_[] = {__VA_ARGS__, NULL};                              \
+    expect_usage_error(needle, a_);                                            \
+  } while (0)
+
+int main(int argc, char **argv) {
+  const char *gnuplot = NULL;
+  if (argc < 2) {
+    fprintf(stderr, "usage: %s CLI [--scratch DIR] [--gnuplot PATH]\n",
+            argv[0]);
+    return 2;
+  }
+  cli = argv[1];
+  for (int i = 2; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--scratch") == 0)
+      scratch = argv[i + 1];
+    else if (strcmp(argv[i], "--gnuplot") == 0)
+      gnuplot = argv[i + 1][0] ? argv[i + 1] : NULL;
+  }
+  static result_t r;
+
+  /* Help and listing. */
+  RUN(&r, "--help");
+  CHECK(r.status == 0 && strstr(r.out, "usage: ompext-model"), "--help");
+  RUN(&r, "--list-params");
+  CHECK(r.status == 0 &&
+            strcmp(r.out,
+                   "xeon-phi-5110p\nsandy-bridge-e5-2670\ndefault\n") == 0,
+        "--list-params: %s", r.out);
+
+  /* CSV: header, column order, quoting of k=3,2, hand-checked numbers
+     (tests/model/test_cost.c: bcast tree 3,2 = 3523.9 / 6900.3). */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "bcast", "--algorithm", "tree",
+      "--threads", "10", "--format", "csv");
+  CHECK(r.status == 0 &&
+            strcmp(r.out, "threads,op,algorithm,parameters,min_ns,max_ns\n"
+                          "10,bcast,tree,\"k=3,2\",3523.900,6900.300\n") == 0,
+        "bcast tree csv: %s%s", r.out, r.err);
+  /* The overall best and --all. */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "barrier", "--threads", "2-5",
+      "--format", "csv");
+  CHECK(r.status == 0 && lines_of(r.out) == 1 + 4 &&
+            strstr(r.out, "\n2,barrier,dissemination,m=1,480.200,1886.400\n"),
+        "barrier best csv: %s", r.out);
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "barrier", "--threads", "2-5",
+      "--format", "csv", "--all");
+  CHECK(r.status == 0 && lines_of(r.out) == 1 + 4 * 4 &&
+            strstr(r.out, "\n5,barrier,centralized,-,2399.900,4286.300\n") &&
+            strstr(r.out, "\n5,barrier,tournament,k=4,1912.200,4244.400\n"),
+        "barrier --all csv: %s", r.out);
+  /* Table format. */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "reduce", "--threads", "2-4");
+  CHECK(r.status == 0 && strstr(r.out, "# parameters xeon-phi-5110p") &&
+            strstr(r.out, "min_ns") && lines_of(r.out) == 2 + 3,
+        "table: %s", r.out);
+  /* Paper rounds change the dissemination choice at 25 threads (m=5, r=2
+     with either count; with m=4 the paper counts ceil(log_4 25) = 3). */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "barrier", "--algorithm",
+      "dissemination", "--threads", "25", "--fix", "m=4", "--rounds", "paper",
+      "--format", "csv");
+  CHECK(r.status == 0 &&
+            strstr(r.out, "\n25,barrier,dissemination,m=4,3562.800,18392.400\n"),
+        "--fix m=4 paper: %s%s", r.out, r.err);
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "barrier", "--algorithm",
+      "dissemination", "--threads", "25", "--fix", "m=4", "--format", "csv");
+  CHECK(r.status == 0 &&
+            strstr(r.out, "\n25,barrier,dissemination,m=4,2375.200,12261.600\n"),
+        "--fix m=4 algorithm: %s%s", r.out, r.err);
+  /* --bytes: pipelined needs n-1 lines; 8 KB = 128 lines. */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "bcast", "--bytes", "8192",
+      "--threads", "60", "--all", "--format", "csv");
+  CHECK(r.status == 0 && strstr(r.out, "\n60,bcast,pipelined,chunk=") &&
+            strstr(r.out, "\n60,bcast,flat,-,") &&
+            strstr(r.out, "\n60,bcast,tree,"),
+        "bcast 8KB --all: %s%s", r.out, r.err);
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "bcast", "--bytes", "64",
+      "--threads", "60", "--algorithm", "pipelined");
+  CHECK(r.status == 2 && strstr(r.err, "no algorithm has a valid"),
+        "pipelined with one line: %d %s", r.status, r.err);
+  /* --set and --print-params. */
+  RUN(&r, "--params", "xeon-phi-5110p", "--set", "R_R=100", "--set", "b=1",
+      "--print-params");
+  CHECK(r.status == 0 && strstr(r.out, "\nR_R 100\n") &&
+            strstr(r.out, "\nb 1\n") && strstr(r.out, "\nR_L 8.6\n"),
+        "--print-params: %s", r.out);
+
+  /* A parameter file, with the overrides on top. */
+  char file[4096];
+  snprintf(file, sizeof(file), "%s/model_test_cli.params", scratch);
+  FILE *f = fopen(file, "w");
+  CHECK(f != NULL, "cannot write %s", file);
+  if (f) {
+    fprintf(f, "# test\nbase xeon-phi-5110p\nR_R 100   # override\n");
+    fclose(f);
+    RUN(&r, "--params", file, "--set", "R_L=1", "--op", "barrier",
+        "--algorithm", "dissemination", "--threads", "2", "--format", "csv");
+    /* m = 1, r = 1: R_L + 2 R_R = 1 + 200 */
+    CHECK(r.status == 0 &&
+              strstr(r.out, "\n2,barrier,dissemination,m=1,201.000,800.000\n"),
+          "params file: %s%s", r.out, r.err);
+    f = fopen(file, "w");
+    if (f) {
+      fprintf(f, "R_R fast\n");
+      fclose(f);
+    }
+    USAGE_ERROR(":1:", "--params", file, "--op", "barrier", "--threads", "2");
+    remove(file);
+  }
+
+  /* Bad input: exit 2 and a clear message. */
+  USAGE_ERROR("unknown parameter set 'nosuch'", "--params", "nosuch", "--op",
+              "barrier", "--threads", "2-4");
+  USAGE_ERROR("unknown op 'gather'", "--op", "gather", "--threads", "2-4");
+  USAGE_ERROR("--op is required", "--threads", "2-4");
+  USAGE_ERROR("--threads A-B is required", "--op", "barrier");
+  USAGE_ERROR("bad thread range '5-3'", "--op", "barrier", "--threads", "5-3");
+  USAGE_ERROR("bad thread range '1-4'", "--op", "barrier", "--threads", "1-4");
+  USAGE_ERROR("bad thread range 'x'", "--op", "barrier", "--threads", "x");
+  USAGE_ERROR("bad thread range '2-99999'", "--op", "barrier", "--threads",
+              "2-99999");
+  USAGE_ERROR("--bytes applies to --op bcast only", "--op", "barrier",
+              "--threads", "2", "--bytes", "64");
+  USAGE_ERROR("bad --bytes", "--op", "bcast", "--threads", "2", "--bytes",
+              "0");
+  USAGE_ERROR("bad --rounds", "--op", "barrier", "--threads", "2", "--rounds",
+              "log");
+  USAGE_ERROR("bad --format", "--op", "barrier", "--threads", "2", "--format",
+              "json");
+  USAGE_ERROR("unknown barrier algorithm 'butterfly'", "--op", "barrier",
+              "--threads", "2", "--algorithm", "butterfly");
+  USAGE_ERROR("--fix needs --algorithm", "--op", "barrier", "--threads", "2",
+              "--fix", "m=2");
+  USAGE_ERROR("not a valid tree configuration for 12 threads", "--op", "bcast",
+              "--threads", "12", "--algorithm", "tree", "--fix", "k=3,2");
+  USAGE_ERROR("expected m=M", "--op", "barrier", "--threads", "4",
+              "--algorithm", "dissemination", "--fix", "k=2");
+  USAGE_ERROR("--set: unknown parameter 'x'", "--op", "barrier", "--threads",
+              "2", "--set", "x=1");
+  USAGE_ERROR("unknown option '--bogus'", "--bogus");
+
+  /* --plot without gnuplot on PATH: exit 1, a clear message, the script. */
+  char png[4096], gp[4096];
+  snprintf(png, sizeof(png), "%s/model_test_cli.png", scratch);
+  snprintf(gp, sizeof(gp), "%s/model_test_cli.gp", scratch);
+  remove(png);
+  remove(gp);
+  {
+    const char *const a[] = {"--op",   "barrier", "--threads", "2-8",
+                             "--plot", png,       NULL};
+    run(&r, "/nonexistent-ompext-model-test", a);
+    CHECK(r.status == 1 && strstr(r.err, "gnuplot") &&
+              strstr(r.err, "gnuplot-nox"),
+          "--plot without gnuplot: %d %s", r.status, r.err);
+    struct stat st;
+    CHECK(stat(gp, &st) == 0 && st.st_size > 0, "script %s not written", gp);
+  }
+  /* --plot with gnuplot: a PNG file. */
+  if (gnuplot) {
+    char dir[4096];
+    snprintf(dir, sizeof(dir), "%s", gnuplot);
+    char *slash = strrchr(dir, '/');
+    if (slash)
+      *slash = '\0';
+    const char *const a[] = {"--params", "xeon-phi-5110p", "--op", "bcast",
+                             "--bytes",  "8192", "--threads", "2-60",
+                             "--plot",   png,    NULL};
+    run(&r, dir, a);
+    CHECK(r.status == 0, "--plot with gnuplot: %d %s", r.status, r.err);
+    FILE *img = fopen(png, "rb");
+    unsigned char magic[8] = {0};
+    if (img) {
+      CHECK(fread(magic, 1, 8, img) == 8, "short PNG");
+      fclose(img);
+    }
+    CHECK(img && memcmp(magic, "\x89PNG\r\n\x1a\n", 8) == 0,
+          "%s is not a PNG", png);
+    printf("plot: %s\n", png);
+  } else {
+    printf("plot: gnuplot not given, PNG output not checked\n");
+  }
+  remove(gp);
+
+  if (failures) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("ok\n");
+  return 0;
+}
