@@ -1,10 +1,17 @@
 /*
  * Parameter choice per team size (see params.h).
  *
- * Defaults until the cost model lands: a classic dissemination barrier
- * (m = 1: one peer per round, which on a 2-thread team is exactly one line
- * transfer each way), reduction and fork/join trees of fan-in 4, and a
- * binary broadcast tree.  Every value can be fixed from the environment.
+ * With machine parameters, the cost model (omp-ext/model) decides what it
+ * can: the dissemination m and the tree barrier's k, atomics or the tree
+ * for reductions and the tree's fan-ins, the broadcast's fan-out.  Its trees
+ * are given root first (k_1 children of the root, ...), while the runtime's
+ * reduction tree groups leaves first with the leader counted in each group,
+ * so a model level of k children becomes a group of k + 1, leaves first.
+ * Without machine parameters: a classic dissemination barrier (m = 1),
+ * atomics up to 4 threads (libomp's own cutoff), trees of fan-in 4, a binary
+ * broadcast tree.  Every value can be fixed from the environment, which
+ * always wins.  The fork/join tree keeps fan-out 4: the model has no
+ * fork/join cost yet.
  */
 #include "params.h"
 
@@ -20,21 +27,73 @@ static int levels_for(int nproc, const int *fanin, int given) {
   return levels;
 }
 
-void ompext_params_choose(const ompext_config_t *cfg, int nproc,
+/* What the model chose for a team of nproc; have = 0 without a model. */
+typedef struct model_pick {
+  int have;
+  int m, tree_k;
+  int reduce_tree, reduce_levels, reduce_fanin[OMPEXT_MAX_LEVELS];
+  int bcast_fanout;
+} model_pick_t;
+
+static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
+                      int nproc, ompext_model_choice_t *out) {
+  ompext_model_options_t opts;
+  ompext_model_options_default(&opts);
+  opts.max_m = OMPEXT_MAX_M; /* the runtime's bounds */
+  opts.max_k = OMPEXT_MAX_FANIN;
+  opts.max_depth = OMPEXT_MAX_LEVELS;
+  return ompext_model_best_config(&machine->params, &opts, alg, nproc, 1, out);
+}
+
+static void model_choose(const ompext_machine_t *machine, int nproc,
+                         model_pick_t *pick) {
+  ompext_model_choice_t c, atomic;
+  ompext_model_options_t opts;
+  memset(pick, 0, sizeof(*pick));
+  if (!machine || nproc < 2)
+    return;
+  ompext_model_options_default(&opts);
+  pick->have = 1;
+  pick->m = model_best(machine, OMPEXT_MODEL_DISSEMINATION, nproc, &c) == 0
+                ? c.m
+                : 1;
+  pick->tree_k =
+      model_best(machine, OMPEXT_MODEL_BARRIER_TREE, nproc, &c) == 0 ? c.k : 4;
+  if (model_best(machine, OMPEXT_MODEL_REDUCE_TREE, nproc, &c) == 0) {
+    pick->reduce_tree =
+        model_best(machine, OMPEXT_MODEL_REDUCE_ATOMIC, nproc, &atomic) != 0 ||
+        ompext_model_compare(&opts, &c, &atomic) < 0;
+    for (int l = 0; l < c.depth && l < OMPEXT_MAX_LEVELS; ++l) {
+      int k = c.fanout[c.depth - 1 - l] + 1;
+      pick->reduce_fanin[pick->reduce_levels++] =
+          k > OMPEXT_MAX_FANIN ? OMPEXT_MAX_FANIN : k;
+    }
+  }
+  pick->bcast_fanout =
+      model_best(machine, OMPEXT_MODEL_BCAST_TREE, nproc, &c) == 0 && c.depth
+          ? c.fanout[0]
+          : 2;
+}
+
+void ompext_params_choose(const ompext_config_t *cfg,
+                          const ompext_machine_t *machine, int nproc,
                           ompext_team_params_t *out) {
   static const int default_fanin[1] = {4};
+  model_pick_t model;
+  model_choose(machine, nproc, &model);
   memset(out, 0, sizeof(*out));
   out->nproc = nproc;
-  out->source = "defaults";
   int overridden = 0;
 
   switch (cfg->barrier) {
   case OMPEXT_BARRIER_DISSEMINATION:
-    out->barrier_k = cfg->barrier_m ? cfg->barrier_m : 1;
+    out->barrier_k = cfg->barrier_m ? cfg->barrier_m : model.have ? model.m : 1;
     overridden |= cfg->barrier_m != 0;
     break;
   case OMPEXT_BARRIER_TREE:
-    out->barrier_k = cfg->barrier_k ? cfg->barrier_k : 4;
+    out->barrier_k = cfg->barrier_k ? cfg->barrier_k
+                     : model.have   ? model.tree_k
+                                    : 4;
     overridden |= cfg->barrier_k != 0;
     break;
   case OMPEXT_BARRIER_TOURNAMENT: /* 0: release back down the tournament */
@@ -46,30 +105,39 @@ void ompext_params_choose(const ompext_config_t *cfg, int nproc,
     break;
   }
 
-  /* Atomics cost one contended line per thread, the tree a gather and a
-     release: the tree only pays off beyond a few threads (libomp's own
-     cutoff, 4, until the model decides). */
-  out->reduce_tree = cfg->reduce == OMPEXT_REDUCE_TREE ||
-                     (cfg->reduce == OMPEXT_REDUCE_AUTO && nproc > 4);
+  if (cfg->reduce == OMPEXT_REDUCE_AUTO)
+    out->reduce_tree = model.have ? model.reduce_tree : nproc > 4;
+  else
+    out->reduce_tree = cfg->reduce == OMPEXT_REDUCE_TREE;
 
-  const int *fanin = cfg->reduce_levels ? cfg->reduce_fanin : default_fanin;
-  int given = cfg->reduce_levels ? cfg->reduce_levels : 1;
-  overridden |= cfg->reduce_levels != 0;
+  const int *fanin = default_fanin;
+  int given = 1;
+  if (cfg->reduce_levels) {
+    fanin = cfg->reduce_fanin;
+    given = cfg->reduce_levels;
+    overridden = 1;
+  } else if (model.reduce_levels) {
+    fanin = model.reduce_fanin;
+    given = model.reduce_levels;
+  }
   out->reduce_levels = levels_for(nproc, fanin, given);
   for (int l = 0; l < out->reduce_levels; ++l)
     out->reduce_fanin[l] = fanin[l < given ? l : given - 1];
 
   if (cfg->bcast == OMPEXT_BCAST_FLAT)
     out->bcast_fanout = nproc > 1 ? nproc - 1 : 1;
+  else if (cfg->bcast_fanout)
+    out->bcast_fanout = cfg->bcast_fanout;
   else
-    out->bcast_fanout = cfg->bcast_fanout ? cfg->bcast_fanout : 2;
+    out->bcast_fanout = model.have ? model.bcast_fanout : 2;
   overridden |= cfg->bcast_fanout != 0;
 
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout : 4;
   overridden |= cfg->forkjoin_fanout != 0;
 
-  if (overridden)
-    out->source = "defaults+environment";
+  snprintf(out->source, sizeof(out->source), "%s%s",
+           model.have ? machine->source : "defaults",
+           overridden ? "+environment" : "");
 }
 
 int ompext_params_describe(const ompext_config_t *cfg,

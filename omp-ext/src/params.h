@@ -7,6 +7,7 @@
 #define OMPEXT_PARAMS_H
 
 #include "config.h"
+#include "machine.h"
 
 typedef struct ompext_team_params {
   int nproc;
@@ -16,10 +17,12 @@ typedef struct ompext_team_params {
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
   int bcast_fanout;              /* tree broadcast fan-out (nproc-1: flat) */
   int forkjoin_fanout;           /* fork release / join gather tree */
-  const char *source;            /* where the numbers came from */
+  char source[352];              /* where the numbers came from */
 } ompext_team_params_t;
 
-void ompext_params_choose(const ompext_config_t *cfg, int nproc,
+/* machine may be NULL: fixed defaults instead of the cost model. */
+void ompext_params_choose(const ompext_config_t *cfg,
+                          const ompext_machine_t *machine, int nproc,
                           ompext_team_params_t *out);
 
 /* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */

@@ -17,6 +17,7 @@
 #define OMPEXT_PUBLIC __attribute__((visibility("default")))
 
 static ompext_config_t config;
+static ompext_machine_t machine;
 
 static int plugin_init(const ompext_services_t *svc) {
   return ompext_services_install(svc);
@@ -31,7 +32,7 @@ __attribute__((destructor)) static void plugin_unload(void) {
 
 static void *plugin_team_prepare(void *old_ctx, int nproc, int level) {
   (void)level;
-  return ompext_team_prepare(&config, old_ctx, nproc);
+  return ompext_team_prepare(&config, &machine, old_ctx, nproc);
 }
 
 static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
@@ -84,6 +85,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   if (runtime_abi != OMPEXT_ABI_VERSION)
     return NULL;
   ompext_config_parse(&config, stderr);
+  ompext_machine_load(&machine, stderr);
   ompext_stats_enabled = config.stats;
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,

@@ -36,6 +36,7 @@ static unsigned spin_polls_now(const ompext_config_t *cfg) {
 }
 
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
+                                   const ompext_machine_t *machine,
                                    ompext_team_t *old, int nproc) {
   if (old && old->nproc == nproc) {
     /* Thread counts may have moved.  Store only on change: every worker
@@ -49,7 +50,7 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   ompext_team_free(old);
 
   ompext_team_params_t params;
-  ompext_params_choose(cfg, nproc, &params);
+  ompext_params_choose(cfg, machine, nproc, &params);
   const ompext_barrier_alg_t alg = cfg->barrier == OMPEXT_BARRIER_STOCK
                                        ? OMPEXT_BARRIER_DISSEMINATION
                                        : cfg->barrier;

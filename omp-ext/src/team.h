@@ -24,6 +24,7 @@ typedef struct ompext_team {
 
 /* Returns old when it still fits nproc, else a new context (old freed). */
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
+                                   const ompext_machine_t *machine,
                                    ompext_team_t *old, int nproc);
 void ompext_team_free(ompext_team_t *team);
 

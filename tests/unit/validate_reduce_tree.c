@@ -176,7 +176,7 @@ int main(int argc, char **argv) {
       cfg.reduce_levels = len;
       memcpy(cfg.reduce_fanin, fanin, sizeof(int) * (size_t)len);
       ompext_team_params_t params;
-      ompext_params_choose(&cfg, n, &params);
+      ompext_params_choose(&cfg, NULL, n, &params);
       check_levels(n, fanin, len, text, &params);
 
       void *mem = svc->alloc(ompext_reduce_tree_size(n));
