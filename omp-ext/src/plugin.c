@@ -7,17 +7,18 @@
 
 #include "barrier.h"
 #include "config.h"
-#include "forkjoin_tree.h"
 #include "services.h"
 #include "stats.h"
 #include "team.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 
 #define OMPEXT_PUBLIC __attribute__((visibility("default")))
 
 static ompext_config_t config;
 static ompext_machine_t machine;
+static ompext_topology_t *topology; /* NULL: every team flat */
 
 static int plugin_init(const ompext_services_t *svc) {
   return ompext_services_install(svc);
@@ -32,7 +33,7 @@ __attribute__((destructor)) static void plugin_unload(void) {
 
 static void *plugin_team_prepare(void *old_ctx, int nproc, int level) {
   (void)level;
-  return ompext_team_prepare(&config, &machine, old_ctx, nproc);
+  return ompext_team_prepare(&config, &machine, topology, old_ctx, nproc);
 }
 
 static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
@@ -65,10 +66,8 @@ static int plugin_reduce_method(void *ctx, size_t size, int atomic_ok,
 
 static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
                        int cap) {
-  ompext_team_t *team = ctx;
   (void)bt;
-  return ompext_forkjoin_tree(team->nproc, team->params.forkjoin_fanout, tid,
-                              parent, children, cap);
+  return ompext_team_forkjoin_tree(ctx, tid, parent, children, cap);
 }
 
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
@@ -79,6 +78,26 @@ static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
                                team->spin_polls);
 }
 
+/* The machine's topology, or OMPEXT_TOPOLOGY (an hwloc synthetic
+   description, for tests and what-if runs): loaded once, kept for the
+   process.  Without it every team is flat. */
+static ompext_topology_t *load_topology(void) {
+  const char *synthetic = getenv("OMPEXT_TOPOLOGY");
+  ompext_topology_t *t = synthetic && *synthetic
+                             ? ompext_topology_load_synthetic(synthetic)
+                             : ompext_topology_load();
+  if (!t && (config.verbose || (synthetic && *synthetic)))
+    fprintf(stderr,
+            "omp-ext: warning: no topology (%s); every team is flat\n",
+            ompext_topology_error());
+  if (t && config.verbose) {
+    char text[256];
+    ompext_topology_describe(t, text, sizeof(text));
+    fprintf(stderr, "omp-ext: topology: %s\n", text);
+  }
+  return t;
+}
+
 static ompext_ops_t ops;
 
 OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
@@ -86,6 +105,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
     return NULL;
   ompext_config_parse(&config, stderr);
   ompext_machine_load(&machine, stderr);
+  topology = load_topology();
   ompext_stats_enabled = config.stats;
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,

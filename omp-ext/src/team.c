@@ -2,6 +2,7 @@
 #include "team.h"
 
 #include "barrier.h"
+#include "forkjoin_tree.h"
 #include "pad.h"
 #include "services.h"
 #include "stats.h"
@@ -10,20 +11,24 @@
 #include <stdio.h>
 
 #define VERBOSE_SIZES 4096
-static _Atomic unsigned long verbose_seen[VERBOSE_SIZES / (8 * sizeof(long))];
+typedef _Atomic unsigned long seen_sizes_t[VERBOSE_SIZES / (8 * sizeof(long))];
+static seen_sizes_t params_seen, topology_seen;
 
-/* OMPEXT_VERBOSE: one line the first time a team size is seen. */
+/* OMPEXT_VERBOSE prints each kind of line once per team size. */
+static int first_time(seen_sizes_t seen, int nproc) {
+  if (nproc >= VERBOSE_SIZES)
+    return 1;
+  const size_t bits = 8 * sizeof(long);
+  unsigned long bit = 1ul << (nproc % bits);
+  /* relaxed: only decides who prints; no data is published through it */
+  return !(atomic_fetch_or_explicit(&seen[nproc / bits], bit,
+                                    memory_order_relaxed) &
+           bit);
+}
+
 static void describe_once(const ompext_config_t *cfg, const ompext_team_t *t) {
-  if (!cfg->verbose)
+  if (!cfg->verbose || !first_time(params_seen, t->nproc))
     return;
-  if (t->nproc < VERBOSE_SIZES) {
-    const size_t bits = 8 * sizeof(long);
-    unsigned long bit = 1ul << (t->nproc % bits);
-    /* relaxed: only decides who prints; no data is published through it */
-    if (atomic_fetch_or_explicit(&verbose_seen[t->nproc / bits], bit,
-                                 memory_order_relaxed) & bit)
-      return;
-  }
   char line[512];
   ompext_params_describe(cfg, &t->params, line, sizeof(line));
   fprintf(stderr, "%s spin=%u\n", line, t->spin_polls);
@@ -35,10 +40,56 @@ static unsigned spin_polls_now(const ompext_config_t *cfg) {
   return cfg->spin_polls;
 }
 
+/* Forks to wait for every thread's PU before giving up (the team stays
+   flat): threads record theirs at their first fork and join. */
+#define TOPOLOGY_PATIENCE 4
+
+/* Primary only, workers parked: once every thread's PU is known, lay the
+   team out by domain.  Runs at most once per team context. */
+static void build_topology(const ompext_config_t *cfg, ompext_team_t *t) {
+  if (!t->topology || t->topology_built)
+    return;
+  for (int tid = 0; tid < t->nproc; ++tid)
+    if (t->pu_of_tid[tid] == -2) {
+      if (++t->forks_waiting > TOPOLOGY_PATIENCE)
+        t->topology_built = 1; /* some thread never reported: stay flat */
+      return;
+    }
+  ompext_topology_layout_build(t->topology, t->pu_of_tid, &t->layout);
+  t->topology_built = 1;
+  if (cfg->verbose && t->layout.ndomains > 1 &&
+      first_time(topology_seen, t->nproc))
+    fprintf(stderr,
+            "omp-ext: team of %d: %d %s domains, fork/join with one leader "
+            "per domain\n",
+            t->nproc, t->layout.ndomains,
+            ompext_topology_domain_kind(t->topology));
+}
+
+int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
+                              int *children, int cap) {
+  if (team->topology_built && team->layout.ndomains > 1) {
+    int k_out = team->layout.ndomains - 1; /* every leader under tid 0 */
+    if (k_out + team->params.forkjoin_fanout > cap)
+      k_out = cap - team->params.forkjoin_fanout;
+    return ompext_topology_tree(&team->layout, team->params.forkjoin_fanout,
+                                k_out, tid, parent, children, cap);
+  }
+  /* Until the layout is built, each fork and join re-reads the binding: the
+     runtime binds a worker to its place only after its first fork release,
+     so the join's reading is the one that counts. */
+  if (team->topology && !team->topology_built)
+    team->pu_of_tid[tid] = ompext_topology_current_domain_pu(team->topology);
+  return ompext_forkjoin_tree(team->nproc, team->params.forkjoin_fanout, tid,
+                              parent, children, cap);
+}
+
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_machine_t *machine,
+                                   const ompext_topology_t *topology,
                                    ompext_team_t *old, int nproc) {
   if (old && old->nproc == nproc) {
+    build_topology(cfg, old);
     /* Thread counts may have moved.  Store only on change: every worker
        reads this line in the fork and join, and a store at each fork would
        cost each of them a cache miss there. */
@@ -59,10 +110,12 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
       ompext_pad_bytes(ompext_barrier_size(alg, nproc, params.barrier_k));
   const size_t reduce_bytes = ompext_pad_bytes(ompext_reduce_tree_size(nproc));
   const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_tree_size(nproc));
+  const size_t topo_bytes = ompext_pad_bytes(
+      (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
   /* The services promise 64-byte alignment; the layout wants whole padded
      lines, so round the start up ourselves. */
   char *raw = ompext_svc->alloc(head + barrier_bytes + reduce_bytes +
-                                bcast_bytes + OMPEXT_CACHE_LINE);
+                                bcast_bytes + topo_bytes + OMPEXT_CACHE_LINE);
   if (!raw)
     return NULL; /* the runtime runs this team on stock paths */
   char *mem = (char *)ompext_pad_bytes((size_t)(uintptr_t)raw);
@@ -80,6 +133,13 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                       params.reduce_levels);
   p += reduce_bytes;
   t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout);
+  p += bcast_bytes;
+  t->topology = topology;
+  t->pu_of_tid = (int *)p;
+  for (int tid = 0; tid < nproc; ++tid)
+    t->pu_of_tid[tid] = -2;
+  ompext_topology_layout_init(&t->layout, p + (size_t)nproc * sizeof(int),
+                              nproc);
   ompext_stat_add(OMPEXT_STAT_TEAM_PREPARED);
   describe_once(cfg, t);
   return t;

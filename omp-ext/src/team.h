@@ -10,6 +10,7 @@
 #include "config.h"
 #include "params.h"
 #include "reduce_tree.h"
+#include "topology.h"
 
 typedef struct ompext_team {
   void *allocation; /* what services->alloc returned (this, unaligned) */
@@ -20,11 +21,25 @@ typedef struct ompext_team {
   void *barrier; /* see barrier.h */
   ompext_reduce_tree_t *reduce;
   ompext_bcast_tree_t *bcast;
+  /* Topology: each thread records its PU at each fork and join until the
+     layout is built (pu_of_tid[tid], -2 = not yet); the primary builds the
+     layout at a later fork, while every worker is parked, and only then does
+     the fork/join tree change to one leader per domain. */
+  const ompext_topology_t *topology; /* NULL: the team stays flat */
+  int *pu_of_tid;
+  int topology_built;
+  int forks_waiting; /* forks since creation without every PU known */
+  ompext_topo_layout_t layout;
 } ompext_team_t;
+
+/* The fork/join tree of tid (see ompext_ops_t.tree). */
+int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
+                              int *children, int cap);
 
 /* Returns old when it still fits nproc, else a new context (old freed). */
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_machine_t *machine,
+                                   const ompext_topology_t *topology,
                                    ompext_team_t *old, int nproc);
 void ompext_team_free(ompext_team_t *team);
 

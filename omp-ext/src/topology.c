@@ -18,9 +18,13 @@
  * Build with -DOMPEXT_NO_HWLOC to get the pure functions only: the loaders
  * then return NULL ("built without hwloc") and every team stays flat.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* sched_getaffinity, CPU_ISSET */
+#endif
 #include "topology.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,8 +215,19 @@ static hwloc_bitmap_t current_binding(const ompext_topology_t *topo) {
   hwloc_bitmap_t set = hwloc_bitmap_alloc();
   if (!set)
     return NULL;
-  if (hwloc_get_cpubind(topo->hw, set, HWLOC_CPUBIND_THREAD) != 0 ||
-      hwloc_bitmap_weight(set) < 1) { /* error, empty or infinite */
+  int failed;
+  if (hwloc_topology_is_thissystem(topo->hw)) {
+    failed = hwloc_get_cpubind(topo->hw, set, HWLOC_CPUBIND_THREAD) != 0;
+  } else {
+    /* A synthetic topology cannot query bindings: ask the OS for the
+       calling thread's mask and read it against the synthetic PUs. */
+    cpu_set_t mask;
+    failed = sched_getaffinity(0, sizeof(mask), &mask) != 0;
+    for (int cpu = 0; !failed && cpu < CPU_SETSIZE; ++cpu)
+      if (CPU_ISSET(cpu, &mask))
+        hwloc_bitmap_set(set, (unsigned)cpu);
+  }
+  if (failed || hwloc_bitmap_weight(set) < 1) { /* error, empty, infinite */
     hwloc_bitmap_free(set);
     return NULL;
   }
