@@ -1,0 +1,287 @@
+/*
+ * calibrate.support: the parts of ompext-calibrate that do not measure.
+ *
+ *   - default output path ($XDG_CONFIG_HOME, else $HOME/.config; a relative
+ *     XDG_CONFIG_HOME is ignored) and directory creation
+ *   - fingerprint: FNV-1a reference values, stability, CPU model parsing of
+ *     a fake /proc/cpuinfo
+ *   - pinning: a bad CPU is refused with a message; a team with one bad CPU
+ *     runs nothing
+ *   - parameter choice and the calibration file from synthetic series: the
+ *     header, the values, and (when built with the cost model) loading it
+ *     with the model's parser
+ *
+ * usage: test_support SCRATCH_DIR
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "calibrate.h"
+
+#include <math.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#ifdef OMPEXT_CAL_HAVE_MODEL
+#include "model.h"
+#endif
+
+static int failures = 0;
+
+#define CHECK(cond, ...)                                                       \
+  do {                                                                         \
+    if (!(cond)) {                                                             \
+      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
+      fprintf(stderr, __VA_ARGS__);                                            \
+      fputc('\n', stderr);                                                     \
+      ++failures;                                                              \
+    }                                                                          \
+  } while (0)
+
+static const char *scratch;
+
+static void test_paths(void) {
+  char buf[4096], want[4096];
+  setenv("XDG_CONFIG_HOME", "/x/conf", 1);
+  setenv("HOME", "/h/user", 1);
+  CHECK(cal_default_path("0123456789abcdef", buf, sizeof(buf)) == 0 &&
+            !strcmp(buf, "/x/conf/omp-ext/calibration-0123456789abcdef.txt"),
+        "xdg: %s", buf);
+  setenv("XDG_CONFIG_HOME", "relative/conf", 1);
+  CHECK(cal_default_path("ab", buf, sizeof(buf)) == 0 &&
+            !strcmp(buf, "/h/user/.config/omp-ext/calibration-ab.txt"),
+        "relative xdg: %s", buf);
+  unsetenv("XDG_CONFIG_HOME");
+  CHECK(cal_default_path("ab", buf, sizeof(buf)) == 0 &&
+            !strcmp(buf, "/h/user/.config/omp-ext/calibration-ab.txt"),
+        "home: %s", buf);
+  unsetenv("HOME");
+  CHECK(cal_default_path("ab", buf, sizeof(buf)) != 0, "no HOME accepted");
+  CHECK(cal_default_path("ab", buf, 8) != 0, "truncation accepted");
+
+  char err[512];
+  snprintf(want, sizeof(want), "%s/a/b/c/file.txt", scratch);
+  CHECK(cal_mkdirs_for(want, err, sizeof(err)) == 0, "mkdirs: %s", err);
+  snprintf(buf, sizeof(buf), "%s/a/b/c", scratch);
+  struct stat st;
+  CHECK(stat(buf, &st) == 0 && S_ISDIR(st.st_mode), "%s not created", buf);
+  CHECK(cal_mkdirs_for(want, err, sizeof(err)) == 0, "mkdirs again: %s", err);
+  /* A file in the way. */
+  snprintf(buf, sizeof(buf), "%s/plainfile", scratch);
+  FILE *f = fopen(buf, "w");
+  CHECK(f != NULL, "cannot create %s", buf);
+  if (f)
+    fclose(f);
+  snprintf(want, sizeof(want), "%s/plainfile/x.txt", scratch);
+  CHECK(cal_mkdirs_for(want, err, sizeof(err)) != 0, "file in the way");
+  CHECK(cal_mkdirs_for("relative.txt", err, sizeof(err)) == 0, "no dir");
+}
+
+static void test_fingerprint(void) {
+  char h[17];
+  cal_hash_hex("", h);
+  CHECK(!strcmp(h, "cbf29ce484222325"), "fnv1a('') = %s", h);
+  cal_hash_hex("a", h);
+  CHECK(!strcmp(h, "af63dc4c8601ec8c"), "fnv1a('a') = %s", h);
+
+  cal_fingerprint_t a, b, c;
+  cal_fingerprint_from("CPU X", "packages=1 cores=2 pus=2 l3=1", &a);
+  cal_fingerprint_from("CPU X", "packages=1 cores=2 pus=2 l3=1", &b);
+  cal_fingerprint_from("CPU X", "packages=1 cores=4 pus=4 l3=1", &c);
+  CHECK(!strcmp(a.hash, b.hash), "unstable hash");
+  CHECK(strcmp(a.hash, c.hash) != 0, "topology not in the hash");
+  CHECK(strlen(a.hash) == 16, "hash length %zu", strlen(a.hash));
+
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/cpuinfo", scratch);
+  FILE *f = fopen(path, "w");
+  CHECK(f != NULL, "cannot write %s", path);
+  if (!f)
+    return;
+  fprintf(f, "processor\t: 0\nvendor_id\t: GenuineIntel\ncpu family\t: 6\n"
+             "model\t\t: 85\nmodel name\t: Intel(R)  Xeon(R) Gold   6148 "
+             "CPU @ 2.40GHz\nstepping\t: 4\ncpu MHz\t\t: 2400.000\n\n"
+             "processor\t: 1\nmodel name\t: other\n");
+  fclose(f);
+  char model[256];
+  cal_cpu_model(path, model, sizeof(model));
+  CHECK(!strcmp(model, "Intel(R) Xeon(R) Gold 6148 CPU @ 2.40GHz (family 6, "
+                       "model 85, stepping 4)"),
+        "model: '%s'", model);
+  f = fopen(path, "w");
+  if (f) {
+    fprintf(f, "processor\t: 0\nCPU implementer\t: 0x41\nCPU part\t: 0xd0c\n");
+    fclose(f);
+  }
+  cal_cpu_model(path, model, sizeof(model));
+  CHECK(!strcmp(model, "implementer 0x41 part 0xd0c"), "arm: '%s'", model);
+  cal_cpu_model("/nonexistent/cpuinfo", model, sizeof(model));
+  CHECK(!strcmp(model, "unknown"), "missing: '%s'", model);
+}
+
+static int ran;
+static void count_role(int role, void *arg) {
+  (void)role;
+  (void)arg;
+  __atomic_add_fetch(&ran, 1, __ATOMIC_SEQ_CST);
+}
+
+static void test_pinning(void) {
+  char err[512] = "";
+  CHECK(cal_pin_self(-1, err, sizeof(err)) != 0 && strstr(err, "pin"),
+        "pin -1: '%s'", err);
+  /* A CPU number no machine here has (inside the cpu_set_t range). */
+  err[0] = 0;
+  CHECK(cal_pin_self(1000, err, sizeof(err)) != 0 &&
+            strstr(err, "cannot pin a thread to CPU 1000"),
+        "pin 1000: '%s'", err);
+  /* A good CPU (the first this process may use) and a bad one. */
+  cpu_set_t mask;
+  int good = 0;
+  if (sched_getaffinity(0, sizeof(mask), &mask) == 0)
+    while (good < CPU_SETSIZE - 1 && !CPU_ISSET(good, &mask))
+      ++good;
+  int pus[2] = {good, 1000};
+  ran = 0;
+  err[0] = 0;
+  CHECK(cal_team_run(2, pus, count_role, NULL, err, sizeof(err)) != 0 &&
+            strstr(err, "1000"),
+        "team with a bad CPU: '%s'", err);
+  CHECK(ran == 0, "%d role(s) ran in a failed team", ran);
+}
+
+/* A run with synthetic series: two classes (local, l3). */
+static void add_series(cal_run_t *run, const char *bench, const char *state,
+                       const char *cls, int param, double v) {
+  cal_series_t *s = cal_series_get(run, bench, state, cls, "0<-1", param);
+  for (int i = 0; i < 5; ++i)
+    cal_series_add(s, v + (i - 2) * 0.01 * v);
+  cal_summarize(s->x, s->n, &s->sum);
+}
+
+static void test_file(void) {
+  static cal_run_t run;
+  memset(&run, 0, sizeof(run));
+  run.max_samples = 16;
+  run.max_threads = 2;
+  for (int c = 0; c < CAL_NCLASSES; ++c)
+    run.topo.class_peer[c] = -1;
+  run.topo.class_peer[CAL_CLASS_LOCAL] = 0;
+  run.topo.class_peer[CAL_CLASS_L3] = 1;
+  run.topo.npu = run.topo.pus = 2;
+  run.topo.line_bytes = 64;
+  run.timer.name = "synthetic";
+  run.timer.ghz = 1;
+  add_series(&run, "line", "M", "local", 32, 1.5);
+  add_series(&run, "line", "E", "local", 32, 1.6);
+  add_series(&run, "line", "M", "l3", 32, 80);
+  add_series(&run, "line", "E", "l3", 32, 75);
+  add_series(&run, "line", "I", "memory", 32, 120);
+  add_series(&run, "contention", "M", "l3", 1, 100);
+  add_series(&run, "contention", "M", "l3", 2, 110);
+  add_series(&run, "contention", "E", "l3", 1, 300); /* not used */
+  const double o = 6, q = 150, p = 30;
+  for (int N = 1; N <= 128; N *= 2)
+    add_series(&run, "multiline", "E/E", "l3", N, o * N + q - p / N);
+
+  cal_params_t prm;
+  char err[512];
+  CHECK(cal_choose_params(&run, &prm, err, sizeof(err)) == 0, "choose: %s",
+        err);
+  CHECK(prm.r_l == 1.5 && prm.r_r == 80 && prm.r_i == 120,
+        "R_L %g R_R %g R_I %g", prm.r_l, prm.r_r, prm.r_i);
+  CHECK(fabs(prm.b - 90) < 1e-9 && fabs(prm.c - 10) < 1e-9 && prm.a == 0,
+        "b %g c %g a %g", prm.b, prm.c, prm.a);
+  CHECK(fabs(prm.o - o) < 1e-9 && fabs(prm.q - q) < 1e-9 &&
+            fabs(prm.p - p) < 1e-9,
+        "o %g q %g p %g", prm.o, prm.q, prm.p);
+  CHECK(prm.line == 64, "line %d", prm.line);
+
+  cal_fingerprint_t fp;
+  cal_fingerprint_from("Test CPU", "packages=1 cores=2 pus=2 l3=1", &fp);
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/cal/synthetic.txt", scratch);
+  CHECK(cal_mkdirs_for(path, err, sizeof(err)) == 0, "mkdirs: %s", err);
+  CHECK(cal_write_calfile(path, &run, &fp, &prm, err, sizeof(err)) == 0,
+        "write: %s", err);
+  FILE *f = fopen(path, "r");
+  CHECK(f != NULL, "cannot read %s", path);
+  if (!f)
+    return;
+  char line[1024];
+  CHECK(fgets(line, sizeof(line), f) &&
+            !strcmp(line, "# omp-ext calibration v1\n"),
+        "first line '%s'", line);
+  char want[64];
+  snprintf(want, sizeof(want), "# fingerprint %s\n", fp.hash);
+  CHECK(fgets(line, sizeof(line), f) && !strcmp(line, want),
+        "second line '%s'", line);
+  fclose(f);
+
+  char csv[4096];
+  snprintf(csv, sizeof(csv), "%s/cal/raw.csv", scratch);
+  CHECK(cal_write_raw_csv(csv, &run, err, sizeof(err)) == 0, "csv: %s", err);
+
+#ifdef OMPEXT_CAL_HAVE_MODEL
+  ompext_model_params_t mp;
+  CHECK(ompext_model_params_load_file(path, &mp, err, sizeof(err)) == 0,
+        "model parser: %s", err);
+  CHECK(ompext_model_params_validate(&mp, err, sizeof(err)) == 0,
+        "model validate: %s", err);
+  CHECK(fabs(mp.r_l - 1.5) < 1e-4 && fabs(mp.r_r - 80) < 1e-3 &&
+            fabs(mp.r_i - 120) < 1e-3 && fabs(mp.b - 90) < 1e-3 &&
+            fabs(mp.c - 10) < 1e-4 && mp.a == 0 && fabs(mp.o - o) < 1e-4 &&
+            fabs(mp.q - q) < 1e-3 && fabs(mp.p - p) < 1e-4 &&
+            mp.line_bytes == 64,
+        "model read back R_L %g R_R %g R_I %g a %g b %g c %g o %g q %g p %g",
+        mp.r_l, mp.r_r, mp.r_i, mp.a, mp.b, mp.c, mp.o, mp.q, mp.p);
+#else
+  printf("(cost model not built: parser check skipped)\n");
+#endif
+
+  CHECK(prm.warning[0] == 0, "unexpected warning: %s", prm.warning);
+  /* A remote read as fast as a local one is flagged. */
+  cal_series_t *l3 = cal_series_get(&run, "line", "M", "l3", "0<-1", 32);
+  double saved = l3->sum.median;
+  l3->sum.median = 1.6;
+  CHECK(cal_choose_params(&run, &prm, err, sizeof(err)) == 0 &&
+            strstr(prm.warning, "share an L1"),
+        "no warning for a remote read at local speed: '%s'", prm.warning);
+  l3->sum.median = saved;
+
+  /* A missing measurement is an error, not a zero. */
+  static cal_run_t empty;
+  memset(&empty, 0, sizeof(empty));
+  for (int c = 0; c < CAL_NCLASSES; ++c)
+    empty.topo.class_peer[c] = -1;
+  CHECK(cal_choose_params(&empty, &prm, err, sizeof(err)) != 0,
+        "choose with no series");
+
+  for (size_t i = 0; i < run.nseries; ++i) {
+    free(run.series[i]->x);
+    free(run.series[i]);
+  }
+  free(run.series);
+}
+
+int main(int argc, char **argv) {
+  if (argc != 2) {
+    fprintf(stderr, "usage: test_support SCRATCH_DIR\n");
+    return 2;
+  }
+  scratch = argv[1];
+  mkdir(scratch, 0777);
+  test_paths();
+  test_fingerprint();
+  test_pinning();
+  test_file();
+  if (failures) {
+    fprintf(stderr, "%d failure(s)\n", failures);
+    return 1;
+  }
+  printf("calibrate support tests passed\n");
+  return 0;
+}
