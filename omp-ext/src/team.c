@@ -69,11 +69,16 @@ static void build_topology(const ompext_config_t *cfg, ompext_team_t *t) {
 int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
                               int *children, int cap) {
   if (team->topology_built && team->layout.ndomains > 1) {
+    /* A leader has up to k_in + k_out children and all must fit in cap,
+       or the ones left out would never be released. */
+    int k_in = team->params.forkjoin_fanout;
     int k_out = team->layout.ndomains - 1; /* every leader under tid 0 */
-    if (k_out + team->params.forkjoin_fanout > cap)
-      k_out = cap - team->params.forkjoin_fanout;
-    return ompext_topology_tree(&team->layout, team->params.forkjoin_fanout,
-                                k_out, tid, parent, children, cap);
+    if (k_in > cap - 1)
+      k_in = cap - 1;
+    if (k_out > cap - k_in)
+      k_out = cap - k_in;
+    return ompext_topology_tree(&team->layout, k_in, k_out, tid, parent,
+                                children, cap);
   }
   /* Until the layout is built, each fork and join re-reads the binding: the
      runtime binds a worker to its place only after its first fork release,
