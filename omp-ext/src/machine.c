@@ -25,16 +25,27 @@ static void use_builtin_default(ompext_machine_t *m) {
   snprintf(m->source, sizeof(m->source), "model(default parameters)");
 }
 
+/* The plugin's topology, when it is this machine's (see
+   ompext_machine_load). */
+static const ompext_topology_t *plugin_topology;
+
 /* This machine's fingerprint (as ompext-calibrate computes it); 0 on
    success. */
 static int this_fingerprint(char hash[17]) {
   cal_topo_t topo;
   cal_fingerprint_t fp;
   char err[128];
-  if (cal_topo_load(&topo, err, sizeof(err)) != 0)
-    return -1;
-  cal_fingerprint_make(&topo, &fp);
-  cal_topo_free(&topo);
+  memset(&topo, 0, sizeof(topo));
+  if (ompext_topology_machine_counts(plugin_topology, &topo.packages,
+                                     &topo.cores, &topo.pus,
+                                     &topo.l3s) == 0) {
+    cal_fingerprint_make(&topo, &fp); /* only the counts are read */
+  } else {
+    if (cal_topo_load(&topo, err, sizeof(err)) != 0)
+      return -1;
+    cal_fingerprint_make(&topo, &fp);
+    cal_topo_free(&topo);
+  }
   memcpy(hash, fp.hash, 17);
   return 0;
 }
@@ -109,8 +120,10 @@ static int load_file(ompext_machine_t *m, const char *path, char *why,
   return 0;
 }
 
-void ompext_machine_load(ompext_machine_t *m, FILE *warn) {
+void ompext_machine_load(ompext_machine_t *m,
+                         const ompext_topology_t *topology, FILE *warn) {
   char why[256] = "";
+  plugin_topology = topology;
   const char *asked = getenv("OMPEXT_CALIBRATION");
   use_builtin_default(m);
   if (asked && *asked) {

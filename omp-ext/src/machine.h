@@ -9,6 +9,7 @@
 #define OMPEXT_MACHINE_H
 
 #include "model.h"
+#include "topology.h"
 
 #include <stdio.h>
 
@@ -17,6 +18,9 @@ typedef struct ompext_machine {
   char source[320]; /* for OMPEXT_VERBOSE: where the parameters came from */
 } ompext_machine_t;
 
-void ompext_machine_load(ompext_machine_t *m, FILE *warn);
+/* topology: the plugin's, to fingerprint the machine without loading hwloc
+   a second time (NULL or synthetic: loaded here when a file needs it). */
+void ompext_machine_load(ompext_machine_t *m,
+                         const ompext_topology_t *topology, FILE *warn);
 
 #endif

@@ -104,8 +104,8 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   if (runtime_abi != OMPEXT_ABI_VERSION)
     return NULL;
   ompext_config_parse(&config, stderr);
-  ompext_machine_load(&machine, stderr);
   topology = load_topology();
+  ompext_machine_load(&machine, topology, stderr);
   ompext_stats_enabled = config.stats;
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,

@@ -301,6 +301,23 @@ int ompext_topology_npus(const ompext_topology_t *topo) {
   return topo ? topo->npus : 0;
 }
 
+int ompext_topology_machine_counts(const ompext_topology_t *topo,
+                                   int *packages, int *cores, int *pus,
+                                   int *l3s) {
+#ifndef OMPEXT_NO_HWLOC
+  if (topo && hwloc_topology_is_thissystem(topo->hw)) {
+    *packages = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_PACKAGE);
+    *cores = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_CORE);
+    *pus = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_PU);
+    *l3s = hwloc_get_nbobjs_by_type(topo->hw, HWLOC_OBJ_L3CACHE);
+    return 0;
+  }
+#else
+  (void)topo, (void)packages, (void)cores, (void)pus, (void)l3s;
+#endif
+  return -1;
+}
+
 int ompext_topology_pu_domain(const ompext_topology_t *topo,
                               int pu_os_index) {
   if (!topo || pu_os_index < 0 || pu_os_index > topo->max_os)

@@ -52,6 +52,11 @@ int ompext_topology_api_compatible(unsigned built, unsigned running);
 /* Number of domains of the whole machine (>= 1), and of PUs. */
 int ompext_topology_ndomains(const ompext_topology_t *topo);
 int ompext_topology_npus(const ompext_topology_t *topo);
+/* Whole-machine object counts of a topology loaded from this machine (not a
+   synthetic one): 0 and the counts, else -1. */
+int ompext_topology_machine_counts(const ompext_topology_t *topo,
+                                   int *packages, int *cores, int *pus,
+                                   int *l3s);
 /* Machine-wide domain (0..ndomains-1, in logical PU order) of the PU with
    this os-index; -1 when there is no such PU. */
 int ompext_topology_pu_domain(const ompext_topology_t *topo, int pu_os_index);
