@@ -397,6 +397,19 @@ int tu_pin_for(const tu_options_t *o, unsigned index) {
   return o->pin == 2 ? (int)(index & 1) : o->pin;
 }
 
+void tu_run_two_batches(int n, long episodes, const tu_options_t *o,
+                        unsigned index, tu_thread_fn fn, void *arg,
+                        tu_batch_t *batch) {
+  long half = episodes / 2 > 0 ? episodes / 2 : 1;
+  *batch = (tu_batch_t){.first = 1, .last = half,
+                        .spin = tu_spin_polls(n, index), .second = 0};
+  tu_run_threads(n, tu_pin_for(o, index), fn, arg);
+  *batch = (tu_batch_t){.first = half + 1, .last = episodes,
+                        .spin = tu_spin_polls(n, index + 1), .second = 1};
+  if (batch->first <= batch->last)
+    tu_run_threads(n, tu_pin_for(o, index + 1), fn, arg);
+}
+
 static _Noreturn void usage_exit(const char *argv0, const char *usage,
                                  int status) {
   fprintf(status ? stderr : stdout,

@@ -56,6 +56,7 @@ typedef void (*tu_thread_fn)(int tid, void *arg);
    While they run, oversubscribed() reports n > tu_cpu_count(). */
 void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg);
 
+
 /* ---- randomness --------------------------------------------------------- */
 
 typedef struct tu_rng {
@@ -122,6 +123,21 @@ int tu_parse_list(const char *text, int lo, int *out, int cap);
 void tu_default_threads(tu_options_t *o);
 /* Whether configuration number index runs pinned under o->pin. */
 int tu_pin_for(const tu_options_t *o, unsigned index);
+
+/* One batch of episodes: the worker runs episodes first..last, waits with
+   spin inline polls; second says which of the two batches this is. */
+typedef struct tu_batch {
+  long first, last;
+  unsigned spin;
+  int second;
+} tu_batch_t;
+/* Runs episodes 1..episodes in two batches, each on fresh threads over the
+   same shared objects (so state must carry across thread lifetimes);
+   configurations index and index + 1 choose pinning and inline spinning.
+   fn reads *batch, which the caller keeps inside arg. */
+void tu_run_two_batches(int n, long episodes, const tu_options_t *o,
+                        unsigned index, tu_thread_fn fn, void *arg,
+                        tu_batch_t *batch);
 
 static inline void tu_cpu_relax(void) {
 #if defined(__x86_64__) || defined(__i386__)

@@ -146,14 +146,18 @@ static const algo_t algos[] = {
 
 /* ---- protocol checker around the harness's services ---------------------- */
 
+/* The second batch runs with gtid = tid + GTID_OFFSET, so a gtid passed
+   where a tid belongs shows; teams stay far below it, so tid = gtid %
+   GTID_OFFSET in both batches. */
 #define GTID_OFFSET 1000
 
-/* Set by the main thread between batches (thread creation orders them). */
+/* Set by the main thread before each configuration runs (thread creation
+   orders them before the workers' reads). */
 static const ompext_services_t *inner;
 static char *cur_mem;
 static size_t cur_bytes;
 static _Atomic int *cur_owner; /* [cur_bytes / 8]: waiter tid, -1 unknown */
-static int cur_n, cur_gtid_base;
+static int cur_n;
 static const char *cur_name;
 
 static void check_word(const char *what, int gtid, int waiter,
@@ -183,13 +187,13 @@ static void check_word(const char *what, int gtid, int waiter,
 
 static void checked_wait(int gtid, ompext_flag_word_t *word, uint64_t expect,
                          int final_spin) {
-  check_word("wait", gtid, gtid - cur_gtid_base, word);
+  check_word("wait", gtid, gtid % GTID_OFFSET, word);
   inner->wait(gtid, word, expect, final_spin);
 }
 
 static void checked_release(int gtid, int waiter_tid,
                             ompext_flag_word_t *word) {
-  if (waiter_tid == gtid - cur_gtid_base)
+  if (waiter_tid == gtid % GTID_OFFSET)
     tu_fail("%s n=%d: tid %d signals a word it waits on itself", cur_name,
             cur_n, waiter_tid);
   check_word("release", gtid, waiter_tid, word);
@@ -210,9 +214,7 @@ typedef struct run {
   void *barrier;
   arrival_t *arrivals;
   int n, k;
-  long first, last; /* episodes [first, last] of this batch */
-  int gtid_base;
-  unsigned spin;
+  tu_batch_t batch; /* the second batch runs with gtids offset */
   uint64_t seed;
   _Atomic unsigned long checks;
 } run_t;
@@ -220,19 +222,19 @@ typedef struct run {
 static void worker(int tid, void *p) {
   run_t *r = p;
   const int n = r->n;
-  const int gtid = r->gtid_base + tid;
+  const int gtid = (r->batch.second ? GTID_OFFSET : 0) + tid;
   tu_rng_t rng;
   tu_rng_seed(&rng, r->seed,
               (uint64_t)(r->algo - algos) * 65536 + (uint64_t)n * 128 +
                   (uint64_t)r->k,
-              (uint64_t)r->first * 1024 + (uint64_t)tid);
+              (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
   unsigned long checks = 0;
-  for (long e = r->first; e <= r->last; ++e) {
+  for (long e = r->batch.first; e <= r->batch.last; ++e) {
     tu_random_delay(&rng, 20);
     atomic_store_explicit(&r->arrivals[tid].counter, (uint64_t)e,
                           memory_order_relaxed);
     r->arrivals[tid].plain[e & 1] = (uint64_t)e;
-    r->algo->wait(r->barrier, gtid, tid, r->spin);
+    r->algo->wait(r->barrier, gtid, tid, r->batch.spin);
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
     for (int u = 0; u < n; ++u) {
@@ -300,19 +302,7 @@ static void run_config(const tu_options_t *o, const algo_t *a, int n, int k,
              .seed = o->seed};
   atomic_init(&r.checks, 0);
   double start = tu_now();
-  /* Two batches on fresh threads, the same barrier object. */
-  long half = episodes / 2 > 0 ? episodes / 2 : 1;
-  r.first = 1;
-  r.last = half;
-  r.gtid_base = cur_gtid_base = 0;
-  r.spin = tu_spin_polls(n, index);
-  tu_run_threads(n, tu_pin_for(o, index), worker, &r);
-  r.first = half + 1;
-  r.last = episodes;
-  r.gtid_base = cur_gtid_base = GTID_OFFSET;
-  r.spin = tu_spin_polls(n, index + 1);
-  if (r.first <= r.last)
-    tu_run_threads(n, tu_pin_for(o, index + 1), worker, &r);
+  tu_run_two_batches(n, episodes, o, index, worker, &r, &r.batch);
   double seconds = tu_now() - start;
 
   t->configs++;

@@ -54,8 +54,7 @@ typedef struct run {
   tu_barrier_t barrier;
   int n, fanout, use_cpy;
   size_t size;
-  long first, last;
-  unsigned spin;
+  tu_batch_t batch; /* episodes of the current batch */
   uint64_t seed, magic;
 } run_t;
 
@@ -115,10 +114,10 @@ static void worker(int tid, void *p) {
   const int n = r->n;
   bdata_t *mine = &r->data[tid];
   tu_rng_t rng;
-  tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->first * 1024 + (uint64_t)tid);
+  tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
   tl_run = r;
   tl_mine = mine;
-  for (long e = r->first; e <= r->last; ++e) {
+  for (long e = r->batch.first; e <= r->batch.last; ++e) {
     const int root = root_of(r->seed ^ r->magic, e, n);
     const unsigned char key = key_of(e);
     const int is_root = tid == root;
@@ -135,7 +134,7 @@ static void worker(int tid, void *p) {
     tl_cpy_calls = 0;
     tu_random_delay(&rng, 20);
     void *got = ompext_bcast_tree_run(r->tree, tid, tid, is_root, mine,
-                                      r->use_cpy ? cpy_fn : NULL, r->spin);
+                                      r->use_cpy ? cpy_fn : NULL, r->batch.spin);
     bdata_t *root_data = &r->data[root];
     if (got != root_data)
       tu_fail("bcast n=%d k=%d S=%zu cpy=%d episode %ld root %d: tid %d got "
@@ -255,16 +254,7 @@ int main(int argc, char **argv) {
                          n, k, size, r->use_cpy ? "memcpy" : "NULL",
                          (unsigned long long)o.seed);
           const long episodes = episodes_for(o.episodes, size);
-          long half = episodes / 2 > 0 ? episodes / 2 : 1;
-          r->first = 1;
-          r->last = half;
-          r->spin = tu_spin_polls(n, configs);
-          tu_run_threads(n, tu_pin_for(&o, configs), worker, r);
-          r->first = half + 1;
-          r->last = episodes;
-          r->spin = tu_spin_polls(n, configs + 1);
-          if (r->first <= r->last)
-            tu_run_threads(n, tu_pin_for(&o, configs + 1), worker, r);
+          tu_run_two_batches(n, episodes, &o, configs, worker, r, &r->batch);
           thread_episodes += (unsigned long)n * (unsigned long)episodes;
           ++configs;
           if (o.verbose)

@@ -42,8 +42,7 @@ typedef struct run {
   ompext_dissemination_t *barrier;
   arrival_t *arrivals;
   int n, m;
-  long first, last; /* episodes [first, last] of this batch */
-  unsigned spin;
+  tu_batch_t batch; /* episodes of the current batch */
   uint64_t seed;
   _Atomic unsigned long checks;
 } run_t;
@@ -53,14 +52,14 @@ static void worker(int tid, void *p) {
   const int n = r->n;
   tu_rng_t rng;
   tu_rng_seed(&rng, r->seed, (uint64_t)n * 64 + (uint64_t)r->m,
-              (uint64_t)r->first * 1024 + (uint64_t)tid);
+              (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
   unsigned long checks = 0;
-  for (long e = r->first; e <= r->last; ++e) {
+  for (long e = r->batch.first; e <= r->batch.last; ++e) {
     tu_random_delay(&rng, 20);
     atomic_store_explicit(&r->arrivals[tid].counter, (uint64_t)e,
                           memory_order_relaxed);
     r->arrivals[tid].plain[e & 1] = (uint64_t)e;
-    ompext_dissemination_wait(r->barrier, tid, tid, r->spin);
+    ompext_dissemination_wait(r->barrier, tid, tid, r->batch.spin);
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
     for (int u = 0; u < n; ++u) {
@@ -124,17 +123,7 @@ int main(int argc, char **argv) {
       run_t r = {.barrier = b, .arrivals = arrivals, .n = n, .m = m,
                  .seed = o.seed};
       atomic_init(&r.checks, 0);
-      /* Two batches on fresh threads, the same barrier object. */
-      long half = episodes / 2 > 0 ? episodes / 2 : 1;
-      r.first = 1;
-      r.last = half;
-      r.spin = tu_spin_polls(n, configs);
-      tu_run_threads(n, tu_pin_for(&o, configs), worker, &r);
-      r.first = half + 1;
-      r.last = episodes;
-      r.spin = tu_spin_polls(n, configs + 1);
-      if (r.first <= r.last)
-        tu_run_threads(n, tu_pin_for(&o, configs + 1), worker, &r);
+      tu_run_two_batches(n, episodes, &o, configs, worker, &r, &r.batch);
       checks += atomic_load_explicit(&r.checks, memory_order_relaxed);
       thread_episodes += (unsigned long)n * (unsigned long)episodes;
       ++configs;

@@ -55,8 +55,7 @@ typedef struct run {
   tu_barrier_t barrier;
   int n;
   const char *fanin_text;
-  long first, last;
-  unsigned spin;
+  tu_batch_t batch; /* episodes of the current batch */
   uint64_t seed, magic;
   _Atomic unsigned long reduce_calls; /* this episode, reset by tid 0 */
 } run_t;
@@ -87,8 +86,8 @@ static void worker(int tid, void *p) {
   const int n = r->n;
   rdata_t *mine = &r->data[tid];
   tu_rng_t rng;
-  tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->first * 1024 + (uint64_t)tid);
-  for (long e = r->first; e <= r->last; ++e) {
+  tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
+  for (long e = r->batch.first; e <= r->batch.last; ++e) {
     mine->magic = r->magic;
     mine->n = n;
     mine->tid = tid;
@@ -96,7 +95,7 @@ static void worker(int tid, void *p) {
     memset(mine->count, 0, (size_t)n);
     mine->count[tid] = 1;
     tu_random_delay(&rng, 20);
-    ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, r->spin);
+    ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, r->batch.spin);
     if (tid == 0) {
       uint64_t want = 0;
       for (int t = 0; t < n; ++t)
@@ -197,16 +196,7 @@ int main(int argc, char **argv) {
       tu_set_context("reduce n=%d fan-in %s (levels %d)", n, text,
                      params.reduce_levels);
       const long episodes = o.episodes;
-      long half = episodes / 2 > 0 ? episodes / 2 : 1;
-      r->first = 1;
-      r->last = half;
-      r->spin = tu_spin_polls(n, configs);
-      tu_run_threads(n, tu_pin_for(&o, configs), worker, r);
-      r->first = half + 1;
-      r->last = episodes;
-      r->spin = tu_spin_polls(n, configs + 1);
-      if (r->first <= r->last)
-        tu_run_threads(n, tu_pin_for(&o, configs + 1), worker, r);
+      tu_run_two_batches(n, episodes, &o, configs, worker, r, &r->batch);
       thread_episodes += (unsigned long)n * (unsigned long)episodes;
       ++configs;
       if (o.verbose)
