@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define OMPEXT_PUBLIC __attribute__((visibility("default")))
-
 static ompext_config_t config;
 static ompext_machine_t machine;
 static ompext_topology_t *topology; /* NULL: every team flat */

@@ -1,8 +1,6 @@
 /* Counters behind OMPEXT_STATS and their public reader. */
 #include "stats.h"
 
-#define OMPEXT_PUBLIC __attribute__((visibility("default")))
-
 int ompext_stats_enabled = 0;
 _Atomic uint64_t ompext_stat_counts[OMPEXT_STAT_COUNT];
 static atomic_flag printed = ATOMIC_FLAG_INIT;

@@ -7,6 +7,10 @@
 #include <stdatomic.h>
 #include <stdio.h>
 
+/* The plugin builds with hidden visibility; these few symbols are its
+   interface (ompext_get_ops for the runtime, ompext_stats_read for tests). */
+#define OMPEXT_PUBLIC __attribute__((visibility("default")))
+
 typedef enum {
   OMPEXT_STAT_PLAIN_BARRIER,
   OMPEXT_STAT_REDUCTION,
