@@ -317,7 +317,7 @@ static unsigned long run_reduce(gb_team_t *t, int tid, uint64_t first,
   unsigned long errors = 0;
   for (uint64_t e = first; e < first + (uint64_t)count; ++e) {
     *mine = e + (uint64_t)tid;
-    ompext_reduce_tree_gather(tree, tid, tid, mine, reduce_sum, spin);
+    ompext_reduce_tree_gather(tree, tid, tid, mine, reduce_sum, NULL, spin);
     if (tid == 0) {
       errors += *mine != n * e + tri;
       /* The release: workers' data may change only after this. */
@@ -350,7 +350,8 @@ static unsigned long run_bcast(gb_team_t *t, int tid, uint64_t first,
     if (is_root)
       memcpy(mine, &stamp, sizeof(stamp));
     void *got =
-        ompext_bcast_tree_run(tree, tid, tid, is_root, mine, cpy, spin);
+        ompext_bcast_tree_run(tree, tid, tid, is_root, mine, cpy, NULL,
+                              spin);
     if (!is_root) {
       uint64_t seen;
       memcpy(&seen, mine, sizeof(seen));

@@ -17,6 +17,10 @@
  * signals once episode e (of parity p) is complete there, a monotone count:
  * nothing is ever reset.
  *
+ * A barrier over a subset of a team (the leaders of a hierarchical barrier)
+ * numbers its members 0..nproc-1 and maps them to team tids for the
+ * services, which wake a sleeping waiter by its tid.
+ *
  * The episode counter of each tid lives on its own padded line and is
  * touched only by the thread holding that tid: all tids pass through every
  * episode, so the counters agree whichever thread holds which tid.
@@ -39,6 +43,7 @@ struct ompext_dissemination {
   int rounds;
   int offsets[MAX_ROUNDS][MAX_M]; /* nonzero offsets mod n, per round */
   int signals[MAX_ROUNDS];        /* how many of them */
+  const int *team_tid;            /* index -> team tid; NULL: identity */
   episode_slot_t *episodes;       /* [nproc] */
   ompext_padded_word_t *flags;    /* [2][rounds][nproc] */
 };
@@ -67,6 +72,7 @@ ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc,
   b->nproc = nproc;
   b->m = m;
   b->rounds = rounds_for(nproc, m);
+  b->team_tid = NULL;
   char *tail = (char *)mem + ompext_pad_bytes(sizeof(*b));
   b->episodes = (episode_slot_t *)tail;
   b->flags = (ompext_padded_word_t *)(tail + (size_t)nproc * sizeof(episode_slot_t));
@@ -80,6 +86,11 @@ ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc,
     }
   }
   return b;
+}
+
+void ompext_dissemination_map_tids(ompext_dissemination_t *b,
+                                   const int *team_tid) {
+  b->team_tid = team_tid;
 }
 
 int ompext_dissemination_rounds(const ompext_dissemination_t *b) {
@@ -104,7 +115,9 @@ void ompext_dissemination_wait(ompext_dissemination_t *b, int gtid, int tid,
       int peer = tid + b->offsets[r][i];
       if (peer >= n)
         peer -= n;
-      ompext_signal(gtid, peer, flag_at(b, parity, r, peer));
+      /* The services wake a sleeping waiter by its team tid. */
+      ompext_signal(gtid, b->team_tid ? b->team_tid[peer] : peer,
+                    flag_at(b, parity, r, peer));
     }
     ompext_wait(gtid, flag_at(b, parity, r, tid),
                 ompext_expect(uses, (unsigned)b->signals[r]), spin_polls);

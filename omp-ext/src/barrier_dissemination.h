@@ -13,6 +13,11 @@ ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc, int m);
 /* Returns once all nproc threads have called it for this episode. */
 void ompext_dissemination_wait(ompext_dissemination_t *b, int gtid, int tid,
                                unsigned spin_polls);
+/* For a barrier among some of a team's threads: index i (the tid argument of
+   the wait) is team tid team_tid[i], which the services need to wake it.
+   The array must outlive the barrier.  Default: index i is tid i. */
+void ompext_dissemination_map_tids(ompext_dissemination_t *b,
+                                   const int *team_tid);
 int ompext_dissemination_rounds(const ompext_dissemination_t *b);
 
 #endif

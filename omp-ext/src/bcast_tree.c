@@ -12,6 +12,10 @@
  * with cpy from the sender's data (so relays spread the copying), then
  * serves its own children from its own, now current, data.
  *
+ * With a topology layout of several domains the tree is two-level instead:
+ * the root serves one representative per other domain (their leaders),
+ * and each representative, the root included, a tree inside its domain.
+ *
  * Counting: a word is bumped only in broadcasts where its owner is not the
  * root, so each owner counts its receptions; after its r-th reception its
  * word holds 4*r.  The caller puts a barrier after
@@ -50,8 +54,18 @@ ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout) {
   return t;
 }
 
+/* The mailbox before the signal: the release in the signal orders it. */
+static void fill_and_signal(bcast_slot_t *slot, int gtid, int child,
+                            void *source, void *root_data, int root) {
+  slot->source = source;
+  slot->root_data = root_data;
+  slot->root = root;
+  ompext_signal(gtid, child, &slot->go);
+}
+
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             int is_root, void *data, ompext_pairfn_t cpy,
+                            const ompext_topo_layout_t *layout,
                             unsigned spin_polls) {
   bcast_slot_t *mine = &t->slots[tid];
   const int n = t->nproc;
@@ -67,16 +81,22 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
     else
       data = root_data; /* nothing copied: children read the root too */
   }
+  if (layout && layout->ndomains > 1) {
+    /* One representative per domain (see topology.h): ndomains-1 copies
+       cross the costly level, the rest stay inside domains. */
+    int child;
+    for (int j = 0; (child = ompext_topology_rooted_child(
+                         layout, t->fanout, t->fanout, root, tid, j)) >= 0;
+         ++j)
+      fill_and_signal(&t->slots[child], gtid, child, data, root_data, root);
+    return root_data;
+  }
   const long rank = (tid - root + n) % n;
   for (long c = rank * t->fanout + 1; c <= rank * t->fanout + t->fanout; ++c) {
     if (c >= n)
       break;
     int child = (int)((c + root) % n);
-    bcast_slot_t *slot = &t->slots[child];
-    slot->source = data;
-    slot->root_data = root_data;
-    slot->root = root;
-    ompext_signal(gtid, child, &slot->go); /* mailbox before the signal */
+    fill_and_signal(&t->slots[child], gtid, child, data, root_data, root);
   }
   return root_data;
 }

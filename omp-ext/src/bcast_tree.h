@@ -3,6 +3,7 @@
 #define OMPEXT_BCAST_TREE_H
 
 #include "ompext/abi.h"
+#include "topology.h"
 
 #include <stddef.h>
 
@@ -11,9 +12,13 @@ typedef struct ompext_bcast_tree ompext_bcast_tree_t;
 size_t ompext_bcast_tree_size(int nproc);
 /* fanout nproc-1 gives the flat broadcast: every thread reads the root. */
 ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout);
-/* See ompext_ops_t.bcast. */
+/* See ompext_ops_t.bcast.  layout: NULL or one domain for the tree in tid
+   order re-rooted at the root; several domains for the two-level tree of
+   ompext_topology_rooted_child, fan-out k at both levels.  Every thread of
+   an episode must pass the same layout. */
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             int is_root, void *data, ompext_pairfn_t cpy,
+                            const ompext_topo_layout_t *layout,
                             unsigned spin_polls);
 
 #endif

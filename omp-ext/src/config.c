@@ -12,6 +12,7 @@ const char *const ompext_reduce_names[] = {"stock", "tree", "atomic", "auto",
                                            NULL};
 const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
 const char *const ompext_forkjoin_names[] = {"stock", "tree", NULL};
+const char *const ompext_hierarchy_names[] = {"off", "on", NULL};
 
 static void warn_accepted(FILE *warn, const char *var, const char *value,
                           const char *accepted, const char *fallback) {
@@ -113,6 +114,8 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
       warn, "OMPEXT_FORKJOIN", ompext_forkjoin_names, OMPEXT_FORKJOIN_TREE);
   cfg->forkjoin_fanout = parse_int(warn, "OMPEXT_FORKJOIN_FANOUT", 1,
                                    OMPEXT_MAX_FANIN, 0, PER_TEAM);
+  cfg->hierarchy =
+      parse_choice(warn, "OMPEXT_HIERARCHY", ompext_hierarchy_names, 1);
   cfg->spin_polls =
       (unsigned)parse_int(warn, "OMPEXT_SPIN", 0, 1 << 24, 4096, "4096");
   cfg->verbose = parse_flag("OMPEXT_VERBOSE");

@@ -41,6 +41,7 @@ typedef struct ompext_config {
   int bcast_fanout; /* 0: chosen per team size */
   ompext_forkjoin_alg_t forkjoin;
   int forkjoin_fanout; /* 0: chosen per team size */
+  int hierarchy; /* 1: one leader per domain where threads span domains */
   unsigned spin_polls; /* inline polls before the services wait */
   int verbose;
   int stats;
@@ -56,5 +57,6 @@ extern const char *const ompext_barrier_names[];
 extern const char *const ompext_reduce_names[];
 extern const char *const ompext_bcast_names[];
 extern const char *const ompext_forkjoin_names[];
+extern const char *const ompext_hierarchy_names[];
 
 #endif /* OMPEXT_CONFIG_H */

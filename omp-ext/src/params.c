@@ -132,6 +132,8 @@ void ompext_params_choose(const ompext_config_t *cfg,
     out->bcast_fanout = model.have ? model.bcast_fanout : 2;
   overridden |= cfg->bcast_fanout != 0;
 
+  out->tree_k = cfg->barrier_k ? cfg->barrier_k : model.have ? model.tree_k : 4;
+
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout : 4;
   overridden |= cfg->forkjoin_fanout != 0;
 

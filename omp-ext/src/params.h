@@ -17,6 +17,9 @@ typedef struct ompext_team_params {
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
   int bcast_fanout;              /* tree broadcast fan-out (nproc-1: flat) */
   int forkjoin_fanout;           /* fork release / join gather tree */
+  int tree_k;                    /* k-ary combining tree barrier fan-in
+                                    (also a domain's tree when the barrier
+                                    has one leader per domain) */
   char source[352];              /* where the numbers came from */
 } ompext_team_params_t;
 

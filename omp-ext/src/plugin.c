@@ -39,16 +39,23 @@ static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
 static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
-  ompext_barrier_wait(team->barrier_alg, team->barrier, gtid, tid,
-                      team->spin_polls);
+  if (team->hier) {
+    ompext_stat_add(OMPEXT_STAT_DOMAIN_BARRIER);
+    ompext_hier_wait(team->hier, gtid, tid, team->spin_polls);
+  } else
+    ompext_barrier_wait(team->barrier_alg, team->barrier, gtid, tid,
+                        team->spin_polls);
 }
 
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
                                  size_t size, ompext_pairfn_t reduce) {
   ompext_team_t *team = ctx;
   (void)size;
+  const ompext_topo_layout_t *layout = ompext_team_layout(team);
   ompext_stat_add(OMPEXT_STAT_REDUCTION);
-  ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce,
+  if (layout)
+    ompext_stat_add(OMPEXT_STAT_DOMAIN_REDUCTION);
+  ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce, layout,
                             team->spin_polls);
 }
 
@@ -71,9 +78,12 @@ static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
                           void *data, ompext_pairfn_t cpy) {
   ompext_team_t *team = ctx;
+  const ompext_topo_layout_t *layout = ompext_team_layout(team);
   ompext_stat_add(OMPEXT_STAT_BROADCAST);
+  if (layout)
+    ompext_stat_add(OMPEXT_STAT_DOMAIN_BROADCAST);
   return ompext_bcast_tree_run(team->bcast, gtid, tid, is_root, data, cpy,
-                               team->spin_polls);
+                               layout, team->spin_polls);
 }
 
 /* The machine's topology, or OMPEXT_TOPOLOGY (an hwloc synthetic

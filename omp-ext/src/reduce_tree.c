@@ -11,6 +11,11 @@
  * reads the pointer (acquire) and calls reduce(mine, child's).  A thread
  * signals upward only after folding in all of its children.
  *
+ * With a topology layout of several domains the same levels run twice:
+ * inside each domain over the members' local indices (leader: local index
+ * 0, the domain's lowest tid), then among the leaders over the domain
+ * numbers, so exactly ndomains-1 arrivals cross the costly level.
+ *
  * Arrival words count episodes: after episode e a child's word holds
  * 4*(e+1).  A child cannot start episode e+1 before the runtime's release
  * that follows this gather, which comes after its parent consumed episode
@@ -51,26 +56,43 @@ ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
   return t;
 }
 
-void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
-                               void *data, ompext_pairfn_t reduce,
-                               unsigned spin_polls) {
-  reduce_slot_t *mine = &t->slots[tid];
-  const uint64_t expect = ompext_expect(++mine->episode, 1);
+/* The threads one gather runs over: index j (0 .. count-1) is the tid
+   order[first[j]] (the leaders of a layout's domains), order[base + j] (the
+   members of one domain), or j itself (order NULL: the whole team). */
+typedef struct index_space {
+  long count;
+  const int *order;
+  const int *first;
+  long base;
+} index_space_t;
+
+static inline int space_tid(const index_space_t *s, long j) {
+  if (!s->order)
+    return (int)j;
+  return s->first ? s->order[s->first[j]] : s->order[s->base + j];
+}
+
+/* The levels over one index space.  Returns 1 when the caller is the
+   space's index 0 (it now holds every member's data), 0 once it handed its
+   data to its group's leader. */
+static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
+                         long self, int gtid, reduce_slot_t *mine,
+                         uint64_t expect, void *data, ompext_pairfn_t reduce,
+                         unsigned spin_polls) {
   long span = 1;
-  for (int l = 0; l < t->levels; ++l) {
+  for (int l = 0; l < t->levels && span < s->count; ++l) {
     const long group = span * t->fanin[l];
-    if (tid % group != 0) {
+    if (self % group != 0) {
       /* Not a leader at this level: hand the data to the group's leader. */
-      int parent = (int)(tid - tid % group);
       mine->data = data; /* ordered before the arrival by the release */
-      ompext_signal(gtid, parent, &mine->arrived);
-      return;
+      ompext_signal(gtid, space_tid(s, self - self % group), &mine->arrived);
+      return 0;
     }
     for (int j = 1; j < t->fanin[l]; ++j) {
-      long child = tid + j * span;
-      if (child >= t->nproc)
+      long child = self + j * span;
+      if (child >= s->count)
         break;
-      reduce_slot_t *slot = &t->slots[child];
+      reduce_slot_t *slot = &t->slots[space_tid(s, child)];
       ompext_wait(gtid, &slot->arrived, expect, spin_polls);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 1);
@@ -80,5 +102,31 @@ void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
     }
     span = group;
   }
-  /* Only tid 0 gets here: every level led, all data folded in. */
+  return 1;
+}
+
+void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
+                               void *data, ompext_pairfn_t reduce,
+                               const ompext_topo_layout_t *layout,
+                               unsigned spin_polls) {
+  reduce_slot_t *mine = &t->slots[tid];
+  const uint64_t expect = ompext_expect(++mine->episode, 1);
+  if (!layout || layout->ndomains < 2) {
+    const index_space_t team = {t->nproc, NULL, NULL, 0};
+    gather_levels(t, &team, tid, gtid, mine, expect, data, reduce, spin_polls);
+    return; /* only tid 0 returns with every thread's data folded in */
+  }
+  /* One leader per domain: each domain first gathers into its leader (its
+     lowest tid, local index 0), then the leaders gather into tid 0, the
+     leader of domain 0.  Every tid still signals its own word exactly once
+     per episode, so the counting above holds whichever layout runs. */
+  const int d = layout->domain[tid];
+  const index_space_t domain = {layout->dstart[d + 1] - layout->dstart[d],
+                                layout->order, NULL, layout->dstart[d]};
+  if (!gather_levels(t, &domain, layout->rank[tid] - layout->dstart[d], gtid,
+                     mine, expect, data, reduce, spin_polls))
+    return;
+  const index_space_t leaders = {layout->ndomains, layout->order,
+                                 layout->dstart, 0};
+  gather_levels(t, &leaders, d, gtid, mine, expect, data, reduce, spin_polls);
 }

@@ -12,7 +12,7 @@
 
 #define VERBOSE_SIZES 4096
 typedef _Atomic unsigned long seen_sizes_t[VERBOSE_SIZES / (8 * sizeof(long))];
-static seen_sizes_t params_seen, topology_seen;
+static seen_sizes_t params_seen, topology_seen, hier_seen;
 
 /* OMPEXT_VERBOSE prints each kind of line once per team size. */
 static int first_time(seen_sizes_t seen, int nproc) {
@@ -44,9 +44,40 @@ static unsigned spin_polls_now(const ompext_config_t *cfg) {
    flat): threads record theirs at their first fork and join. */
 #define TOPOLOGY_PATIENCE 4
 
+/* The barrier with one leader per domain, for a team laid out over several:
+   a tree of the model's fan-in for the largest domain inside each, and the
+   dissemination barrier of the model's m for that many leaders. */
+static void build_hier_barrier(const ompext_config_t *cfg,
+                               const ompext_machine_t *machine,
+                               ompext_team_t *t) {
+  const ompext_topo_layout_t *l = &t->layout;
+  if (t->barrier_alg != OMPEXT_BARRIER_DISSEMINATION)
+    return; /* the alternatives stay flat: they are kept for comparison */
+  int largest = 0;
+  for (int d = 0; d < l->ndomains; ++d)
+    if (l->dstart[d + 1] - l->dstart[d] > largest)
+      largest = l->dstart[d + 1] - l->dstart[d];
+  ompext_team_params_t inside, across;
+  ompext_params_choose(cfg, machine, largest, &inside);
+  ompext_params_choose(cfg, machine, l->ndomains, &across);
+  const size_t bytes = ompext_hier_size(l, across.barrier_k);
+  char *raw = ompext_svc->alloc(bytes + OMPEXT_CACHE_LINE);
+  if (!raw)
+    return; /* the flat barrier goes on serving the team */
+  t->hier_allocation = raw;
+  t->hier = ompext_hier_init((void *)ompext_pad_bytes((size_t)(uintptr_t)raw),
+                             l, inside.tree_k, across.barrier_k);
+  if (cfg->verbose && first_time(hier_seen, t->nproc))
+    fprintf(stderr,
+            "omp-ext: team of %d: barrier tree(k=%d) in each domain, "
+            "dissemination(m=%d) among %d leaders\n",
+            t->nproc, inside.tree_k, across.barrier_k, l->ndomains);
+}
+
 /* Primary only, workers parked: once every thread's PU is known, lay the
    team out by domain.  Runs at most once per team context. */
-static void build_topology(const ompext_config_t *cfg, ompext_team_t *t) {
+static void build_topology(const ompext_config_t *cfg,
+                           const ompext_machine_t *machine, ompext_team_t *t) {
   if (!t->topology || t->topology_built)
     return;
   for (int tid = 0; tid < t->nproc; ++tid)
@@ -57,13 +88,15 @@ static void build_topology(const ompext_config_t *cfg, ompext_team_t *t) {
     }
   ompext_topology_layout_build(t->topology, t->pu_of_tid, &t->layout);
   t->topology_built = 1;
-  if (cfg->verbose && t->layout.ndomains > 1 &&
-      first_time(topology_seen, t->nproc))
+  if (t->layout.ndomains < 2)
+    return;
+  if (cfg->verbose && first_time(topology_seen, t->nproc))
     fprintf(stderr,
-            "omp-ext: team of %d: %d %s domains, fork/join with one leader "
-            "per domain\n",
+            "omp-ext: team of %d: %d %s domains, fork/join, reduction and "
+            "broadcast with one leader per domain\n",
             t->nproc, t->layout.ndomains,
             ompext_topology_domain_kind(t->topology));
+  build_hier_barrier(cfg, machine, t);
 }
 
 int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
@@ -94,7 +127,7 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_topology_t *topology,
                                    ompext_team_t *old, int nproc) {
   if (old && old->nproc == nproc) {
-    build_topology(cfg, old);
+    build_topology(cfg, machine, old);
     /* Thread counts may have moved.  Store only on change: every worker
        reads this line in the fork and join, and a store at each fork would
        cost each of them a cache miss there. */
@@ -139,7 +172,9 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   p += reduce_bytes;
   t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout);
   p += bcast_bytes;
-  t->topology = topology;
+  t->topology = cfg->hierarchy ? topology : NULL;
+  t->hier = NULL;
+  t->hier_allocation = NULL;
   t->pu_of_tid = (int *)p;
   for (int tid = 0; tid < nproc; ++tid)
     t->pu_of_tid[tid] = -2;
@@ -151,6 +186,9 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
 }
 
 void ompext_team_free(ompext_team_t *team) {
-  if (team)
-    ompext_svc->free_mem(team->allocation);
+  if (!team)
+    return;
+  if (team->hier_allocation)
+    ompext_svc->free_mem(team->hier_allocation);
+  ompext_svc->free_mem(team->allocation);
 }

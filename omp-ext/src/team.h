@@ -6,6 +6,7 @@
 #ifndef OMPEXT_TEAM_H
 #define OMPEXT_TEAM_H
 
+#include "barrier_hier.h"
 #include "bcast_tree.h"
 #include "config.h"
 #include "params.h"
@@ -30,13 +31,27 @@ typedef struct ompext_team {
   int topology_built;
   int forks_waiting; /* forks since creation without every PU known */
   ompext_topo_layout_t layout;
+  /* Once the layout has several domains: the barrier with one leader per
+     domain (when the team's barrier is the dissemination barrier; NULL
+     otherwise), in an allocation of its own made with the layout. */
+  ompext_hier_t *hier;
+  void *hier_allocation;
 } ompext_team_t;
+
+/* The layout the reduction and broadcast follow: NULL while the team is
+   flat (no topology, not built yet, one domain, OMPEXT_HIERARCHY=off). */
+static inline const ompext_topo_layout_t *
+ompext_team_layout(const ompext_team_t *team) {
+  return team->topology_built && team->layout.ndomains > 1 ? &team->layout
+                                                          : NULL;
+}
 
 /* The fork/join tree of tid (see ompext_ops_t.tree). */
 int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
                               int *children, int cap);
 
-/* Returns old when it still fits nproc, else a new context (old freed). */
+/* Returns old when it still fits nproc, else a new context (old freed).
+   topology NULL: the team stays flat. */
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_machine_t *machine,
                                    const ompext_topology_t *topology,

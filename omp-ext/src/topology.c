@@ -446,31 +446,93 @@ int ompext_topology_layout_build(const ompext_topology_t *topo,
   return nd;
 }
 
+/* Where tid sits in the two-level tree rooted at root. */
+typedef struct rooted_pos {
+  long long ki, ko;  /* fan-outs, at least 1 */
+  int d, droot, nd;  /* tid's domain, the root's, how many */
+  long long base;    /* first rank of domain d */
+  long long size;    /* threads in domain d */
+  long long rep;     /* index of domain d's representative in it */
+  long long v;       /* tid's index relative to the representative */
+  long long dv;      /* domain d relative to the root's domain */
+} rooted_pos_t;
+
+static void rooted_pos(const ompext_topo_layout_t *l, int k_in, int k_out,
+                       int root, int tid, rooted_pos_t *p) {
+  p->ki = k_in < 1 ? 1 : k_in;
+  p->ko = k_out < 1 ? 1 : k_out;
+  p->nd = l->ndomains;
+  p->d = l->domain[tid];
+  p->droot = l->domain[root];
+  p->base = l->dstart[p->d];
+  p->size = l->dstart[p->d + 1] - p->base;
+  /* The root represents its own domain; a leader every other one. */
+  p->rep = p->d == p->droot ? l->rank[root] - p->base : 0;
+  p->v = (l->rank[tid] - p->base - p->rep + p->size) % p->size;
+  p->dv = (p->d - p->droot + p->nd) % p->nd;
+}
+
+/* tid of the representative of the domain dv places after the root's. */
+static int rooted_rep(const ompext_topo_layout_t *l, const rooted_pos_t *p,
+                      long long dv, int root) {
+  int d = (int)((dv + p->droot) % p->nd);
+  return d == p->droot ? root : ompext_topology_leader(l, d);
+}
+
+/* tid of the member with index v relative to the representative. */
+static int rooted_member(const ompext_topo_layout_t *l, const rooted_pos_t *p,
+                         long long v) {
+  return l->order[p->base + (v + p->rep) % p->size];
+}
+
+static int in_layout(const ompext_topo_layout_t *l, int tid) {
+  return tid >= 0 && tid < l->nproc;
+}
+
+int ompext_topology_rooted_parent(const ompext_topo_layout_t *l, int k_in,
+                                  int k_out, int root, int tid) {
+  if (!in_layout(l, tid) || !in_layout(l, root) || tid == root)
+    return -1;
+  rooted_pos_t p;
+  rooted_pos(l, k_in, k_out, root, tid, &p);
+  if (p.v == 0) /* a representative: its parent represents another domain */
+    return rooted_rep(l, &p, (p.dv - 1) / p.ko, root);
+  return rooted_member(l, &p, (p.v - 1) / p.ki);
+}
+
+int ompext_topology_rooted_child(const ompext_topo_layout_t *l, int k_in,
+                                 int k_out, int root, int tid, int j) {
+  if (!in_layout(l, tid) || !in_layout(l, root) || j < 0)
+    return -1;
+  rooted_pos_t p;
+  rooted_pos(l, k_in, k_out, root, tid, &p);
+  long long c;
+  if (p.v == 0) {
+    /* Representatives of other domains first (release order: the longest
+       subtrees start first), then the own domain. */
+    const long long first = p.dv * p.ko + 1;
+    long long across = p.nd - first;
+    if (across > p.ko)
+      across = p.ko;
+    if (across < 0)
+      across = 0;
+    if (j < across)
+      return rooted_rep(l, &p, first + j, root);
+    j -= (int)across;
+  }
+  c = p.v * p.ki + 1 + j;
+  if (j >= p.ki || c >= p.size)
+    return -1;
+  return rooted_member(l, &p, c);
+}
+
 int ompext_topology_tree(const ompext_topo_layout_t *l, int k_in, int k_out,
                          int tid, int *parent, int *children, int cap) {
-  const long long ki = k_in < 1 ? 1 : k_in;
-  const long long ko = k_out < 1 ? 1 : k_out;
   int n = 0;
-  if (tid < 0 || tid >= l->nproc) {
-    *parent = -1;
-    return 0;
-  }
-  const int d = l->domain[tid];
-  const int base = l->dstart[d];
-  const long long size = l->dstart[d + 1] - base;
-  const long long i = l->rank[tid] - base; /* index inside the domain */
-  if (i == 0) {
-    /* A leader: its parent and children are leaders of other domains. */
-    *parent = d == 0 ? -1 : ompext_topology_leader(l, (int)((d - 1) / ko));
-    for (long long c = d * ko + 1; c <= d * ko + ko && c < l->ndomains &&
-                                   n < cap;
-         ++c)
-      children[n++] = ompext_topology_leader(l, (int)c);
-  } else {
-    *parent = l->order[base + (i - 1) / ki];
-  }
-  for (long long c = i * ki + 1; c <= i * ki + ki && c < size && n < cap; ++c)
-    children[n++] = l->order[base + c];
+  *parent = ompext_topology_rooted_parent(l, k_in, k_out, 0, tid);
+  for (int c; n < cap &&
+              (c = ompext_topology_rooted_child(l, k_in, k_out, 0, tid, n)) >= 0;)
+    children[n++] = c;
   return n;
 }
 

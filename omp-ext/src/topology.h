@@ -146,6 +146,21 @@ static inline int ompext_topology_leader(const ompext_topo_layout_t *l,
 int ompext_topology_tree(const ompext_topo_layout_t *l, int k_in, int k_out,
                          int tid, int *parent, int *children, int cap);
 
+/* The same two-level tree re-rooted at any tid, for the broadcast (whose
+   root is whichever thread won the single): the root represents its own
+   domain and the leader every other one; inside a domain, the k_in-ary tree
+   over indices relative to the representative (v = (i - rep) mod size);
+   across domains, the k_out-ary tree over domain numbers relative to the
+   root's.  Still exactly ndomains-1 edges cross domains.  With root 0 it is
+   ompext_topology_tree.  Both return -1 when there is no such node: the
+   root's parent, a j-th child beyond the last (children are numbered from
+   j = 0, representatives first), or a tid or root outside the layout.
+   O(1) each, no allocation. */
+int ompext_topology_rooted_parent(const ompext_topo_layout_t *l, int k_in,
+                                  int k_out, int root, int tid);
+int ompext_topology_rooted_child(const ompext_topo_layout_t *l, int k_in,
+                                 int k_out, int root, int tid, int j);
+
 /* The whole tree at once, for collectives that keep per-tid links:
    parent[t], and the children of t at child[cstart[t] .. cstart[t+1]-1]
    (cstart has nproc+1 entries, child nproc-1 at least, never capped). */

@@ -7,6 +7,9 @@
  *                            libompext.so loaded (yes: and its barrier and
  *                            broadcast counters moved; needs OMPEXT_STATS=1)
  *   --expect-reductions      the plugin's reduction gather ran too
+ *   --expect-domains[=no]    its barrier and broadcast (and with
+ *                            --expect-reductions its gather) also ran with
+ *                            one leader per domain (no: none of them did)
  *   --expect-warnings=N      exactly N "omp-ext: warning" lines on stderr
  *   --expect-stderr=TEXT     TEXT appears on stderr
  *   --rounds=N               repetitions of the barrier phase check
@@ -217,7 +220,8 @@ static void cancellation(void) {
 
 int main(int argc, char **argv) {
   const char *expect_plugin = NULL, *expect_stderr = NULL;
-  int expect_warnings = -1, expect_reductions = 0, rounds = 2000;
+  int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
+  int rounds = 2000;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
       expect_plugin = argv[i] + 16;
@@ -227,6 +231,10 @@ int main(int argc, char **argv) {
       expect_stderr = argv[i] + 16;
     else if (strcmp(argv[i], "--expect-reductions") == 0)
       expect_reductions = 1;
+    else if (strcmp(argv[i], "--expect-domains") == 0)
+      expect_domains = 1;
+    else if (strcmp(argv[i], "--expect-domains=no") == 0)
+      expect_domains = -1;
     else if (strncmp(argv[i], "--rounds=", 9) == 0)
       rounds = atoi(argv[i] + 9);
     else {
@@ -256,6 +264,20 @@ int main(int argc, char **argv) {
     check(loaded && stats.broadcasts > 0, "copyprivate via plugin");
     if (expect_reductions)
       check(loaded && stats.reductions > 0, "reduction via plugin");
+    if (expect_domains < 0)
+      check(loaded && stats.domain_barriers + stats.domain_reductions +
+                              stats.domain_broadcasts ==
+                          0,
+            "no collective with one leader per domain");
+    if (expect_domains > 0) {
+      check(loaded && stats.domain_barriers > 0,
+            "barrier with one leader per domain");
+      check(loaded && stats.domain_broadcasts > 0,
+            "broadcast with one leader per domain");
+      if (expect_reductions)
+        check(loaded && stats.domain_reductions > 0,
+              "reduction with one leader per domain");
+    }
   } else if (expect_plugin && strcmp(expect_plugin, "loaded") == 0) {
     check(loaded, "plugin loaded");
   } else if (expect_plugin) {

@@ -134,7 +134,8 @@ static void worker(int tid, void *p) {
     tl_cpy_calls = 0;
     tu_random_delay(&rng, 20);
     void *got = ompext_bcast_tree_run(r->tree, tid, tid, is_root, mine,
-                                      r->use_cpy ? cpy_fn : NULL, r->batch.spin);
+                                      r->use_cpy ? cpy_fn : NULL, NULL,
+                                      r->batch.spin);
     bdata_t *root_data = &r->data[root];
     if (got != root_data)
       tu_fail("bcast n=%d k=%d S=%zu cpy=%d episode %ld root %d: tid %d got "

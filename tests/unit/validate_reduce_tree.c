@@ -95,7 +95,8 @@ static void worker(int tid, void *p) {
     memset(mine->count, 0, (size_t)n);
     mine->count[tid] = 1;
     tu_random_delay(&rng, 20);
-    ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, r->batch.spin);
+    ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, NULL,
+                              r->batch.spin);
     if (tid == 0) {
       uint64_t want = 0;
       for (int t = 0; t < n; ++t)

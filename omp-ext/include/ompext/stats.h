@@ -24,6 +24,11 @@ typedef struct ompext_stats {
   uint64_t reductions;     /* per thread: calls of the reduction gather */
   uint64_t broadcasts;     /* per thread: calls of the copyprivate broadcast */
   uint64_t teams_prepared; /* team contexts created for a new team size */
+  /* per thread: of the calls above, those that ran with one leader per
+     domain (threads bound across packages or L3 domains) */
+  uint64_t domain_barriers;
+  uint64_t domain_reductions;
+  uint64_t domain_broadcasts;
   int counting;            /* nonzero when OMPEXT_STATS enabled counting */
 } ompext_stats_t;
 
