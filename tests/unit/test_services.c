@@ -52,7 +52,7 @@ unsigned long tu_failures(void) {
   return atomic_load_explicit(&failures, memory_order_relaxed);
 }
 
-static char context[256];
+static char context[1024];
 
 void tu_set_context(const char *fmt, ...) {
   va_list ap;
@@ -323,6 +323,145 @@ void tu_random_delay(tu_rng_t *r, unsigned max_us) {
   }
 }
 
+/* ---- test layouts -------------------------------------------------------- */
+
+/* Random domain labels 0..nd-1, each used at least once: a random
+   permutation of the tids (in scratch) gives each label its first tid. */
+static void random_labels(int n, int nd, uint64_t seed, int *label,
+                          int *scratch) {
+  tu_rng_t rng;
+  tu_rng_seed(&rng, seed, (uint64_t)n, (uint64_t)nd);
+  for (int t = 0; t < n; ++t)
+    scratch[t] = t;
+  for (int i = n - 1; i > 0; --i) {
+    const int j = (int)(tu_rng_next(&rng) % (uint64_t)(i + 1));
+    const int x = scratch[i];
+    scratch[i] = scratch[j];
+    scratch[j] = x;
+  }
+  for (int i = 0; i < n; ++i)
+    label[scratch[i]] = i < nd ? i : (int)(tu_rng_next(&rng) % (uint64_t)nd);
+}
+
+/* Labels 0..nd-1 (nd <= n) of a shape, each used at least once. */
+static void shape_labels(int n, int nd, tu_layout_shape_t shape,
+                         uint64_t seed, int *label, int *scratch) {
+  switch (shape) {
+  case TU_LAYOUT_ROUND_ROBIN:
+    for (int t = 0; t < n; ++t)
+      label[t] = t % nd;
+    break;
+  case TU_LAYOUT_BLOCKS:
+    for (int t = 0; t < n; ++t)
+      label[t] = (int)((long long)t * nd / n);
+    break;
+  default:
+    random_labels(n, nd, seed, label, scratch);
+    break;
+  }
+}
+
+/* Renumbers labels 0..nd-1 in the order of their lowest tid. */
+static void number_by_lowest_tid(int n, int nd, int *label, int *scratch) {
+  for (int d = 0; d < nd; ++d)
+    scratch[d] = -1;
+  int next = 0;
+  for (int t = 0; t < n; ++t) {
+    if (scratch[label[t]] < 0)
+      scratch[label[t]] = next++;
+    label[t] = scratch[label[t]];
+  }
+}
+
+int tu_layout_fill(ompext_topo_layout_t *l, void *mem, int n, int ndomains,
+                   tu_layout_shape_t shape, uint64_t seed) {
+  ompext_topology_layout_init(l, mem, n);
+  if (n < 1)
+    return 0;
+  const int nd = ndomains < 1 ? 1 : ndomains > n ? n : ndomains;
+  /* order and rank serve as scratch until ompext_topology_order fills them */
+  shape_labels(n, nd, shape, seed, l->domain, l->order);
+  number_by_lowest_tid(n, nd, l->domain, l->rank);
+  if (ompext_topology_order(n, l->domain, nd, l->order, l->rank,
+                            l->dstart) != 0)
+    tu_fatal("ompext_topology_order refused a test layout of %d tids over "
+             "%d domains",
+             n, nd);
+  l->ndomains = nd;
+  return nd;
+}
+
+ompext_topo_layout_t *tu_layout_new(int n, int ndomains, uint64_t seed) {
+  ompext_topo_layout_t *l =
+      malloc(sizeof(*l) + ompext_topology_layout_size(n));
+  if (!l)
+    tu_fatal("out of memory for a layout of %d tids", n);
+  tu_layout_fill(l, l + 1, n, ndomains, TU_LAYOUT_RANDOM, seed);
+  return l;
+}
+
+/* Appends text to buf (cap bytes, the first used of them filled),
+   truncating; returns the new length. */
+static size_t append(char *buf, size_t cap, size_t used, const char *text) {
+  if (used + 1 >= cap)
+    return used;
+  const int w = snprintf(buf + used, cap - used, "%s", text);
+  if (w < 0)
+    return used;
+  return (size_t)w < cap - used ? used + (size_t)w : cap - 1;
+}
+
+int tu_layout_describe(const ompext_topo_layout_t *l, char *buf, size_t cap) {
+  size_t used = 0;
+  if (cap > 0)
+    buf[0] = '\0';
+  for (int r = 0; r < l->nproc; ++r) {
+    const int new_domain =
+        r > 0 && l->domain[l->order[r]] != l->domain[l->order[r - 1]];
+    char item[24];
+    snprintf(item, sizeof(item), "%s%d",
+             r == 0 ? "" : new_domain ? " | " : " ", l->order[r]);
+    used = append(buf, cap, used, item);
+  }
+  return (int)used;
+}
+
+void tu_layout_cycle_init(tu_layout_cycle_t *c, int n, const int *domains,
+                          int ndomains, unsigned offset, uint64_t seed) {
+  int seen[TU_MAX_LIST], nseen = 0;
+  c->count = 0;
+  c->offset = offset;
+  for (int i = 0; i < ndomains && i < TU_MAX_LIST; ++i) {
+    const int nd = domains[i] < n ? domains[i] : n;
+    if (tu_first_time(seen, &nseen, nd))
+      c->layout[c->count++] =
+          nd > 1 ? tu_layout_new(n, nd, tu_mix64(seed + (uint64_t)nd)) : NULL;
+  }
+  if (c->count == 0)
+    c->layout[c->count++] = NULL;
+}
+
+void tu_layout_cycle_free(tu_layout_cycle_t *c) {
+  for (int i = 0; i < c->count; ++i)
+    free(c->layout[i]);
+  c->count = 0;
+}
+
+int tu_layout_cycle_describe(const tu_layout_cycle_t *c, char *buf,
+                             size_t cap) {
+  size_t used = 0;
+  if (cap > 0)
+    buf[0] = '\0';
+  for (int i = 0; i < c->count; ++i) {
+    used = append(buf, cap, used, i ? "; " : "");
+    if (c->layout[i])
+      used += (size_t)tu_layout_describe(c->layout[i], buf + used, cap - used);
+    else
+      used = append(buf, cap, used, "flat");
+  }
+  return (int)used;
+}
+
 /* ---- the tests' own barrier --------------------------------------------------- */
 
 void tu_barrier_init(tu_barrier_t *b, int n) {
@@ -385,6 +524,15 @@ int tu_parse_list(const char *text, int lo, int *out, int cap) {
   return n;
 }
 
+int tu_first_time(int *seen, int *nseen, int value) {
+  for (int i = 0; i < *nseen; ++i)
+    if (seen[i] == value)
+      return 0;
+  if (*nseen < TU_MAX_LIST)
+    seen[(*nseen)++] = value;
+  return 1;
+}
+
 void tu_default_threads(tu_options_t *o) {
   o->nthreads = 0;
   for (int n = 1; n <= 17; ++n)
@@ -431,7 +579,7 @@ void tu_parse_options(int argc, char **argv, tu_options_t *o,
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
     const char *val = NULL;
-    if (a[0] == '-' && a[1] && a[2] == '\0' && strchr("nekfspt", a[1])) {
+    if (a[0] == '-' && a[1] && a[2] == '\0' && strchr("nekfsptdm", a[1])) {
       if (i + 1 >= argc)
         usage_exit(argv[0], usage, 2);
       val = argv[++i];
@@ -458,6 +606,14 @@ void tu_parse_options(int argc, char **argv, tu_options_t *o,
     } else if (!strcmp(a, "-k")) {
       o->nlist = tu_parse_list(val, 0, o->list, TU_MAX_LIST);
       if (o->nlist <= 0)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-d")) {
+      o->ndomains = tu_parse_list(val, 1, o->domains, TU_MAX_LIST);
+      if (o->ndomains <= 0)
+        usage_exit(argv[0], usage, 2);
+    } else if (!strcmp(a, "-m")) {
+      o->nmlist = tu_parse_list(val, 0, o->mlist, TU_MAX_LIST);
+      if (o->nmlist <= 0)
         usage_exit(argv[0], usage, 2);
     } else if (!strcmp(a, "-f")) {
       o->text = val;

@@ -1,10 +1,11 @@
 /*
  * Test harness for the plugin algorithms: a pthread implementation of the
  * services table (ompext_services_t), a runner for N threads with tids
- * 0..N-1, a random-delay helper to shake out orderings, a small centralized
- * barrier of the tests' own (it plays the runtime's release / the caller's
- * barrier after a collective), failure accounting and option parsing shared
- * by the validators.
+ * 0..N-1, a random-delay helper to shake out orderings, topology layouts
+ * made up without hwloc (tids spread over domains at random), a small
+ * centralized barrier of the tests' own (it plays the runtime's release /
+ * the caller's barrier after a collective), failure accounting and option
+ * parsing shared by the validators.
  *
  * Services semantics:
  *   wait     polls (word & ~sleep bit) == expect with acquire loads, pausing
@@ -24,6 +25,7 @@
 #define OMPEXT_TEST_SERVICES_H
 
 #include "ompext/abi.h"
+#include "topology.h"
 
 #include <stdalign.h>
 #include <stdatomic.h>
@@ -72,6 +74,59 @@ uint64_t tu_rng_next(tu_rng_t *r);
    sleep of up to max_us microseconds. */
 void tu_random_delay(tu_rng_t *r, unsigned max_us);
 
+/* ---- test layouts ------------------------------------------------------- */
+
+/* How a test layout spreads the tids over its domains. */
+typedef enum tu_layout_shape {
+  TU_LAYOUT_RANDOM,      /* each tid in a random domain (none left empty):
+                            uneven sizes, members scattered over the tids */
+  TU_LAYOUT_ROUND_ROBIN, /* tid t in domain t % ndomains */
+  TU_LAYOUT_BLOCKS,      /* contiguous runs of tids, sizes within one */
+  TU_LAYOUT_SHAPES
+} tu_layout_shape_t;
+
+/* Fills l, its arrays in mem (ompext_topology_layout_size(n) bytes), with n
+   tids over min(ndomains, n) domains (at least 1) of the given shape, drawn
+   from seed; the domains are numbered by lowest tid and grouped with
+   ompext_topology_order, as a team's layout is.  Returns the number of
+   domains. */
+int tu_layout_fill(ompext_topo_layout_t *l, void *mem, int n, int ndomains,
+                   tu_layout_shape_t shape, uint64_t seed);
+/* A TU_LAYOUT_RANDOM layout in one allocation of its own (release it with
+   free()). */
+ompext_topo_layout_t *tu_layout_new(int n, int ndomains, uint64_t seed);
+/* The tids by domain, e.g. "0 3 5 | 1 2 | 4", for messages; truncated to
+   fit cap.  Returns the length written. */
+int tu_layout_describe(const ompext_topo_layout_t *l, char *buf, size_t cap);
+
+/* The layouts the episodes of a collective's configuration cycle through:
+   one per distinct domain count min(d, n) of a -d list, TU_LAYOUT_RANDOM;
+   a count of 1 gives NULL, no layout (the flat collective, as a team runs
+   before its layout is built).  Episode e (from 1) passes
+   layout[(e - 1 + offset) % count], so the collective's state must carry
+   over from one tree to another; vary offset between configurations so a
+   short run still meets every layout somewhere. */
+typedef struct tu_layout_cycle {
+  int count;
+  unsigned offset;
+  ompext_topo_layout_t *layout[TU_MAX_LIST];
+} tu_layout_cycle_t;
+
+void tu_layout_cycle_init(tu_layout_cycle_t *c, int n, const int *domains,
+                          int ndomains, unsigned offset, uint64_t seed);
+void tu_layout_cycle_free(tu_layout_cycle_t *c);
+static inline const ompext_topo_layout_t *
+tu_layout_cycle_at(const tu_layout_cycle_t *c, long e) {
+  return c->layout[((unsigned long)(e - 1) + c->offset) % (unsigned)c->count];
+}
+/* Domains of a layout of the cycle (1 for NULL). */
+static inline int tu_layout_domains(const ompext_topo_layout_t *l) {
+  return l ? l->ndomains : 1;
+}
+/* "flat; 0 3 | 1 2; ..." in cycle order, for tu_set_context. */
+int tu_layout_cycle_describe(const tu_layout_cycle_t *c, char *buf,
+                             size_t cap);
+
 /* ---- the tests' own barrier --------------------------------------------- */
 
 typedef struct tu_barrier {
@@ -107,6 +162,10 @@ typedef struct tu_options {
   int list[TU_MAX_LIST];    /* -k 1,2 (validator-specific integer list) */
   int nlist;
   const char *text;         /* -f TEXT (validator-specific) */
+  int domains[TU_MAX_LIST]; /* -d 1,2 (domain counts of test layouts) */
+  int ndomains;
+  int mlist[TU_MAX_LIST];   /* -m 1,3 (validator-specific integer list) */
+  int nmlist;
   uint64_t seed;            /* -s N */
   int pin;                  /* -p 0 never, 1 always, 2 alternate (default) */
   double timeout_s;         /* -t S: a wait longer than this is a hang */
@@ -114,11 +173,16 @@ typedef struct tu_options {
 } tu_options_t;
 
 /* Parses argv into o, whose fields hold the validator's defaults on entry.
-   Bare numbers are team sizes (like -n).  Exits on -h or a bad argument. */
+   Bare numbers are team sizes (like -n).  -k, -f, -d and -m are described
+   by the validator's usage text.  Exits on -h or a bad argument. */
 void tu_parse_options(int argc, char **argv, tu_options_t *o,
                       const char *usage);
 /* Parses "a,b,c" into out[] (each >= lo); returns the count or -1. */
 int tu_parse_list(const char *text, int lo, int *out, int cap);
+/* Whether value is not among seen[0 .. *nseen-1] (TU_MAX_LIST entries);
+   when not, adds it.  Skips repeated parameters (2 domains of 5 asked for
+   a team of 2, say). */
+int tu_first_time(int *seen, int *nseen, int value);
 /* The default team sizes of the suite: 1..17, 31, 64. */
 void tu_default_threads(tu_options_t *o);
 /* Whether configuration number index runs pinned under o->pin. */

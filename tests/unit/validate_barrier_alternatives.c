@@ -1,12 +1,21 @@
 /*
  * Validator of the alternative barriers: the k-ary tree (barrier_tree.c),
  * the tournament (barrier_tournament.c), the centralized barrier
- * (barrier_centralized.c) and, for comparison, the dissemination barrier
+ * (barrier_centralized.c), the hierarchical barrier with one leader per
+ * domain (barrier_hier.c) and, for comparison, the dissemination barrier
  * (barrier_dissemination.c).
  *
  * For every algorithm, parameter (tree fan-in, tournament release fan-out,
- * dissemination peers per round; none for centralized) and team size n,
- * n threads run many episodes of the barrier with random delays around it.
+ * dissemination peers per round, hierarchical fan-in inside domains; none
+ * for centralized) and team size n, n threads run many episodes of the
+ * barrier with random delays around it.  The hierarchical barrier also runs
+ * for every peers-per-round m of its leaders' dissemination barrier (-m)
+ * and domain count of -d, over a topology layout made up by the harness:
+ * the tids spread over the domains at random, so domains are uneven and
+ * scattered over the tids (1 domain: the tree alone; n: the leaders'
+ * barrier alone).  Parameters that cannot matter (m with one domain, k with
+ * one tid per domain) run once, and each of its many configurations runs
+ * fewer episodes.
  * Per episode e, before the barrier each thread
  *   - stores e into its own padded arrival counter (an atomic), and
  *   - stores e into a plain (non-atomic) slot of its own, slot e % 2;
@@ -45,6 +54,7 @@
 
 #include "barrier_centralized.h"
 #include "barrier_dissemination.h"
+#include "barrier_hier.h"
 #include "barrier_tournament.h"
 #include "barrier_tree.h"
 #include "services.h"
@@ -55,17 +65,32 @@
 
 /* ---- the algorithms under test ------------------------------------------ */
 
+/* hier: domain counts of its layouts and its leaders' m, by default; each
+   of its configurations runs 1/LAYERED_SHARE of the episodes. */
+#define DEFAULT_DOMAINS "1,2,3,5,64"
+#define DEFAULT_LEADER_M "1,3"
+#define LAYERED_SHARE 10
+
+/* What one configuration hands an algorithm. */
+typedef struct setup {
+  int n;
+  int k; /* the algorithm's parameter */
+  int m; /* hier: peers per round of the leaders' dissemination barrier */
+  const ompext_topo_layout_t *layout; /* hier: the domains; else NULL */
+} setup_t;
+
 typedef struct algo {
   const char *name;
   const char *param; /* what k means, NULL when it is ignored */
-  size_t (*size)(int nproc, int k);
-  void *(*init)(void *mem, int nproc, int k);
+  size_t (*size)(const setup_t *s);
+  void *(*init)(void *mem, const setup_t *s);
   void (*wait)(void *b, int gtid, int tid, unsigned spin_polls);
   /* Checks the accessors of a fresh barrier; returns a message or NULL. */
-  const char *(*check)(void *b, int nproc, int k);
+  const char *(*check)(void *b, const setup_t *s);
   int defaults[8];
   int ndefaults;
-  int heavy; /* O(n) work on one thread per episode: fewer episodes */
+  int heavy;   /* O(n) work on one thread per episode: fewer episodes */
+  int layered; /* runs over layouts (-d) and leaders' m (-m) too */
 } algo_t;
 
 static int ceil_log(long n, long base) {
@@ -76,40 +101,49 @@ static int ceil_log(long n, long base) {
 }
 
 /* tree */
-static void *tree_init(void *mem, int n, int k) {
-  return ompext_tree_init(mem, n, k);
+static size_t tree_size(const setup_t *s) {
+  return ompext_tree_size(s->n, s->k);
+}
+static void *tree_init(void *mem, const setup_t *s) {
+  return ompext_tree_init(mem, s->n, s->k);
 }
 static void tree_wait(void *b, int gtid, int tid, unsigned spin) {
   ompext_tree_wait(b, gtid, tid, spin);
 }
-static const char *tree_check(void *b, int n, int k) {
-  (void)n;
-  int want = k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
-             : k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
-                                     : k;
+static const char *tree_check(void *b, const setup_t *s) {
+  int want = s->k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
+             : s->k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
+                                        : s->k;
   return ompext_tree_fanin(b) == want ? NULL : "fan-in not clamped to 2..64";
 }
 
 /* tournament */
-static void *tournament_init(void *mem, int n, int k) {
-  return ompext_tournament_init(mem, n, k);
+static size_t tournament_size(const setup_t *s) {
+  return ompext_tournament_size(s->n, s->k);
+}
+static void *tournament_init(void *mem, const setup_t *s) {
+  return ompext_tournament_init(mem, s->n, s->k);
 }
 static void tournament_wait(void *b, int gtid, int tid, unsigned spin) {
   ompext_tournament_wait(b, gtid, tid, spin);
 }
-static const char *tournament_check(void *b, int n, int k) {
+static const char *tournament_check(void *b, const setup_t *s) {
+  const int k = s->k;
   int want = k <= 1 ? 0 : k > OMPEXT_TOURNAMENT_MAX_K ? OMPEXT_TOURNAMENT_MAX_K
                                                       : k;
   if (ompext_tournament_fanout(b) != want)
     return "release fan-out not clamped to 0 or 2..64";
-  if (ompext_tournament_rounds(b) != ceil_log(n, 2))
+  if (ompext_tournament_rounds(b) != ceil_log(s->n, 2))
     return "rounds != ceil(log2 n)";
   return NULL;
 }
 
 /* centralized */
-static void *centralized_init(void *mem, int n, int k) {
-  return ompext_centralized_init(mem, n, k);
+static size_t centralized_size(const setup_t *s) {
+  return ompext_centralized_size(s->n, s->k);
+}
+static void *centralized_init(void *mem, const setup_t *s) {
+  return ompext_centralized_init(mem, s->n, s->k);
 }
 static void centralized_wait(void *b, int gtid, int tid, unsigned spin) {
   ompext_centralized_wait(b, gtid, tid, spin);
@@ -117,30 +151,43 @@ static void centralized_wait(void *b, int gtid, int tid, unsigned spin) {
 
 /* dissemination: its size function expects m already in 1..16 */
 static int dissemination_m(int m) { return m < 1 ? 1 : m > 16 ? 16 : m; }
-static size_t dissemination_size(int n, int m) {
-  return ompext_dissemination_size(n, dissemination_m(m));
+static size_t dissemination_size(const setup_t *s) {
+  return ompext_dissemination_size(s->n, dissemination_m(s->k));
 }
-static void *dissemination_init(void *mem, int n, int m) {
-  return ompext_dissemination_init(mem, n, m);
+static void *dissemination_init(void *mem, const setup_t *s) {
+  return ompext_dissemination_init(mem, s->n, s->k);
 }
 static void dissemination_wait(void *b, int gtid, int tid, unsigned spin) {
   ompext_dissemination_wait(b, gtid, tid, spin);
 }
-static const char *dissemination_check(void *b, int n, int m) {
-  return ompext_dissemination_rounds(b) == ceil_log(n, dissemination_m(m) + 1)
+static const char *dissemination_check(void *b, const setup_t *s) {
+  return ompext_dissemination_rounds(b) ==
+                 ceil_log(s->n, dissemination_m(s->k) + 1)
              ? NULL
              : "rounds != ceil(log_{m+1} n)";
 }
 
+/* hierarchical: k-ary trees in the domains, m-ary dissemination above */
+static size_t hier_size(const setup_t *s) {
+  return ompext_hier_size(s->layout, s->m);
+}
+static void *hier_init(void *mem, const setup_t *s) {
+  return ompext_hier_init(mem, s->layout, s->k, s->m);
+}
+static void hier_wait(void *b, int gtid, int tid, unsigned spin) {
+  ompext_hier_wait(b, gtid, tid, spin);
+}
+
 static const algo_t algos[] = {
-    {"tree", "k", ompext_tree_size, tree_init, tree_wait, tree_check,
-     {2, 3, 4, 8}, 4, 0},
-    {"tournament", "k", ompext_tournament_size, tournament_init,
-     tournament_wait, tournament_check, {0, 4}, 2, 0},
-    {"centralized", NULL, ompext_centralized_size, centralized_init,
-     centralized_wait, NULL, {0}, 1, 1},
+    {"tree", "k", tree_size, tree_init, tree_wait, tree_check,
+     {2, 3, 4, 8}, 4, 0, 0},
+    {"tournament", "k", tournament_size, tournament_init, tournament_wait,
+     tournament_check, {0, 4}, 2, 0, 0},
+    {"centralized", NULL, centralized_size, centralized_init,
+     centralized_wait, NULL, {0}, 1, 1, 0},
     {"dissemination", "m", dissemination_size, dissemination_init,
-     dissemination_wait, dissemination_check, {1, 3}, 2, 0},
+     dissemination_wait, dissemination_check, {1, 3}, 2, 0, 0},
+    {"hier", "k", hier_size, hier_init, hier_wait, NULL, {1, 2, 4}, 3, 0, 1},
 };
 #define NALGOS ((int)(sizeof(algos) / sizeof(algos[0])))
 
@@ -213,7 +260,8 @@ typedef struct run {
   const algo_t *algo;
   void *barrier;
   arrival_t *arrivals;
-  int n, k;
+  setup_t s;
+  const char *what; /* the configuration but n, for messages */
   tu_batch_t batch; /* the second batch runs with gtids offset */
   uint64_t seed;
   _Atomic unsigned long checks;
@@ -221,12 +269,14 @@ typedef struct run {
 
 static void worker(int tid, void *p) {
   run_t *r = p;
-  const int n = r->n;
+  const int n = r->s.n;
   const int gtid = (r->batch.second ? GTID_OFFSET : 0) + tid;
   tu_rng_t rng;
   tu_rng_seed(&rng, r->seed,
-              (uint64_t)(r->algo - algos) * 65536 + (uint64_t)n * 128 +
-                  (uint64_t)r->k,
+              ((uint64_t)(r->algo - algos) * 65536 + (uint64_t)n * 128 +
+               (uint64_t)r->s.k) ^
+                  ((uint64_t)r->s.m << 24) ^
+                  ((uint64_t)tu_layout_domains(r->s.layout) << 32),
               (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
   unsigned long checks = 0;
   for (long e = r->batch.first; e <= r->batch.last; ++e) {
@@ -242,13 +292,13 @@ static void worker(int tid, void *p) {
                                         memory_order_relaxed);
       uint64_t s = r->arrivals[u].plain[e & 1];
       if (c < (uint64_t)e || c > (uint64_t)e + 1)
-        tu_fail("%s n=%d k=%d episode %ld: tid %d left the barrier while "
-                "tid %d's arrival counter is %llu",
-                r->algo->name, n, r->k, e, tid, u, (unsigned long long)c);
+        tu_fail("%s n=%d episode %ld: tid %d left the barrier while tid "
+                "%d's arrival counter is %llu",
+                r->what, n, e, tid, u, (unsigned long long)c);
       if (s != (uint64_t)e)
-        tu_fail("%s n=%d k=%d episode %ld: tid %d sees tid %d's plain slot "
-                "%llu, expected %ld",
-                r->algo->name, n, r->k, e, tid, u, (unsigned long long)s, e);
+        tu_fail("%s n=%d episode %ld: tid %d sees tid %d's plain slot %llu, "
+                "expected %ld",
+                r->what, n, e, tid, u, (unsigned long long)s, e);
       ++checks;
     }
   }
@@ -257,13 +307,16 @@ static void worker(int tid, void *p) {
 
 /* Episodes for a team of n: the base up to 16 threads, then 16/n of it,
    since threads outnumber the cores and every episode costs context
-   switches (and the checks grow with n). */
+   switches (and the checks grow with n); a share of that for an algorithm
+   that also runs over layouts, whose configurations are many. */
 static long episodes_for(const tu_options_t *o, const algo_t *a, int n) {
   long e = o->episodes;
   if (n > 16)
     e = e * 16 / n;
   if (a->heavy && n > 16)
     e /= 2;
+  if (a->layered)
+    e /= LAYERED_SHARE;
   return e < 20 ? (o->episodes < 20 ? o->episodes : 20) : e;
 }
 
@@ -273,10 +326,28 @@ typedef struct totals {
   double seconds;
 } totals_t;
 
-static void run_config(const tu_options_t *o, const algo_t *a, int n, int k,
-                       unsigned index, totals_t *t) {
+/* "tree k=2", "hier k=2 m=1 domains 2 (0 2 | 1 3)": s but n. */
+static void name_setup(const algo_t *a, const setup_t *s, char *buf,
+                       size_t cap) {
+  char param[32] = "", tids[512] = "";
+  if (a->param)
+    snprintf(param, sizeof(param), " %s=%d", a->param, s->k);
+  if (!a->layered) {
+    snprintf(buf, cap, "%s%s", a->name, param);
+    return;
+  }
+  tu_layout_describe(s->layout, tids, sizeof(tids));
+  snprintf(buf, cap, "%s%s m=%d domains %d (%s)", a->name, param, s->m,
+           tu_layout_domains(s->layout), tids);
+}
+
+static void run_config(const tu_options_t *o, const algo_t *a,
+                       const setup_t *s, unsigned index, totals_t *t) {
   const ompext_services_t *svc = tu_services();
-  const size_t bytes = a->size(n, k);
+  const int n = s->n;
+  char what[600];
+  name_setup(a, s, what, sizeof(what));
+  const size_t bytes = a->size(s);
   char *mem = svc->alloc(bytes);
   arrival_t *arrivals = svc->alloc((size_t)n * sizeof(arrival_t));
   _Atomic int *owner = svc->alloc((bytes / 8 + 1) * sizeof(_Atomic int));
@@ -284,22 +355,22 @@ static void run_config(const tu_options_t *o, const algo_t *a, int n, int k,
     tu_fatal("out of memory");
   for (size_t i = 0; i < bytes / 8 + 1; ++i)
     atomic_init(&owner[i], -1);
-  void *b = a->init(mem, n, k);
+  void *b = a->init(mem, s);
   if (b != mem)
-    tu_fail("%s n=%d k=%d: init did not return its memory", a->name, n, k);
-  const char *bad = a->check ? a->check(b, n, k) : NULL;
+    tu_fail("%s n=%d: init did not return its memory", what, n);
+  const char *bad = a->check ? a->check(b, s) : NULL;
   if (bad)
-    tu_fail("%s n=%d k=%d: %s", a->name, n, k, bad);
+    tu_fail("%s n=%d: %s", what, n, bad);
 
   const long episodes = episodes_for(o, a, n);
-  tu_set_context("%s n=%d k=%d", a->name, n, k);
+  tu_set_context("%s n=%d", what, n);
   cur_mem = mem;
   cur_bytes = bytes;
   cur_owner = owner;
   cur_n = n;
-  cur_name = a->name;
-  run_t r = {.algo = a, .barrier = b, .arrivals = arrivals, .n = n, .k = k,
-             .seed = o->seed};
+  cur_name = what;
+  run_t r = {.algo = a, .barrier = b, .arrivals = arrivals, .s = *s,
+             .what = what, .seed = o->seed};
   atomic_init(&r.checks, 0);
   double start = tu_now();
   tu_run_two_batches(n, episodes, o, index, worker, &r, &r.batch);
@@ -310,24 +381,54 @@ static void run_config(const tu_options_t *o, const algo_t *a, int n, int k,
   t->thread_episodes += (unsigned long)n * (unsigned long)episodes;
   t->seconds += seconds;
   if (o->verbose)
-    printf("%-13s n=%-3d %s=%-3d episodes=%-5ld %.2f s\n", a->name, n,
-           a->param ? a->param : "-", k, episodes, seconds);
+    printf("n=%-3d episodes=%-5ld %5.2f s  %s\n", n, episodes, seconds, what);
   svc->free_mem(owner);
   svc->free_mem(arrivals);
   svc->free_mem(mem);
 }
 
+/* Every k, leaders' m and domain count of an algorithm over layouts, but
+   m only once with one domain and k only once with one tid per domain. */
+static void run_layered(const tu_options_t *o, const algo_t *a,
+                        const int *ks, int nks, unsigned *index,
+                        totals_t *t) {
+  for (int ni = 0; ni < o->nthreads; ++ni) {
+    const int n = o->threads[ni];
+    int seen[TU_MAX_LIST], nseen = 0;
+    for (int di = 0; di < o->ndomains; ++di) {
+      const int nd = o->domains[di] < n ? o->domains[di] : n;
+      if (!tu_first_time(seen, &nseen, nd))
+        continue;
+      ompext_topo_layout_t *layout =
+          tu_layout_new(n, nd, tu_mix64(o->seed + *index));
+      for (int ki = 0; ki < nks && (ki == 0 || nd < n); ++ki)
+        for (int mi = 0; mi < o->nmlist && (mi == 0 || nd > 1);
+             ++mi, *index += 2)
+          run_config(o, a, &(setup_t){n, ks[ki], o->mlist[mi], layout},
+                     *index, t);
+      free(layout);
+    }
+  }
+}
+
 int main(int argc, char **argv) {
   tu_options_t o = {.episodes = 1000, .seed = 1, .pin = 2, .timeout_s = 30};
   tu_default_threads(&o);
+  o.ndomains = tu_parse_list(DEFAULT_DOMAINS, 1, o.domains, TU_MAX_LIST);
+  o.nmlist = tu_parse_list(DEFAULT_LEADER_M, 0, o.mlist, TU_MAX_LIST);
   tu_parse_options(
       argc, argv, &o,
       "  -f A1,A2,...     algorithms: tree, tournament, centralized,\n"
-      "                   dissemination (default: all four)\n"
+      "                   dissemination, hier (default: all five)\n"
       "  -k K1,K2,...     parameter list for every algorithm that takes one\n"
       "                   (default: tree 2,3,4,8; tournament 0,4;\n"
-      "                   dissemination 1,3); the episodes of -e apply up\n"
-      "                   to 16 threads, larger teams run 16/n of them\n");
+      "                   dissemination 1,3; hier 1,2,4); the episodes of -e\n"
+      "                   apply up to 16 threads, larger teams run 16/n of\n"
+      "                   them, hier a share of that\n"
+      "  -d D1,D2,...     hier: domain counts of the layouts (default "
+      DEFAULT_DOMAINS ")\n"
+      "  -m M1,M2,...     hier: peers per round of the leaders' barrier\n"
+      "                   (default " DEFAULT_LEADER_M ")\n");
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines survive a hang */
   if (tu_services_install() != 0)
     return 1;
@@ -374,9 +475,13 @@ int main(int argc, char **argv) {
     }
     totals_t t = {0};
     unsigned long failures_before = tu_failures();
-    for (int ki = 0; ki < nks; ++ki)
-      for (int ni = 0; ni < o.nthreads; ++ni, index += 2)
-        run_config(&o, a, o.threads[ni], ks[ki], index, &t);
+    if (a->layered)
+      run_layered(&o, a, ks, nks, &index, &t);
+    else
+      for (int ki = 0; ki < nks; ++ki)
+        for (int ni = 0; ni < o.nthreads; ++ni, index += 2)
+          run_config(&o, a, &(setup_t){o.threads[ni], ks[ki], 0, NULL},
+                     index, &t);
     printf("  %-13s %3u configurations, %8lu thread-episodes, %9lu checks, "
            "%lu violations, %5.1f s\n",
            a->name, t.configs, t.thread_episodes, t.checks,

@@ -1,9 +1,14 @@
 /*
  * Validator of the tree / flat broadcast for copyprivate (bcast_tree.c).
  *
- * For every team size n, fan-out k (1, 2, 3 and n-1, the flat broadcast)
+ * For every team size n, fan-out k (1, 2, 3 and n-1, the flat broadcast),
  * and payload size S (1 B .. 4 MiB, fewer episodes for the big ones), n
- * threads run many broadcasts.  The root of each episode is drawn from a
+ * threads run many broadcasts.  The episodes cycle through topology
+ * layouts, one per domain count of -d (1: no layout, the tree in tid
+ * order), made up by the harness: the tids spread over the domains at
+ * random, so domains are uneven and scattered over the tids.  The
+ * broadcast object carries over from one layout to the next, as a team's
+ * does when its layout gets built.  The root of each episode is drawn from a
  * shared seed and the episode number, so all threads agree on it without
  * talking; it changes from episode to episode, as the single winner does.
  * Every thread owns a struct {size, stamp, bytes[S]}; the root fills its
@@ -16,6 +21,10 @@
  *     with the caller's own data as destination, and its source already
  *     holds this episode's value (stamp == e: relays copy only from threads
  *     that have received);
+ *   - the source is the caller's parent in the episode's tree: in the
+ *     k-ary tree over (tid - root) mod n without a layout, in the two-level
+ *     tree of ompext_topology_rooted_parent (fan-out k at both levels) with
+ *     one; validate_topology checks that tree's shape;
  *   - after the call every byte of every non-root's payload is this
  *     episode's pattern;
  *   - every thread gets the root's data pointer back.
@@ -25,7 +34,8 @@
  * caller's guarantee); only after it are payloads rewritten.
  *
  * Each configuration runs in two batches on fresh pthreads, reusing the
- * broadcast object.  Payload accesses are plain, so under ThreadSanitizer a
+ * broadcast object; the payloads of a team size and S serve every k and
+ * layout.  Payload accesses are plain, so under ThreadSanitizer a
  * copy not ordered after its source's fill is a race.
  */
 #ifndef _GNU_SOURCE
@@ -47,13 +57,17 @@ typedef struct bdata {
   unsigned char *bytes;
 } bdata_t;
 
+#define DEFAULT_DOMAINS "1,2,3,5,16" /* domain counts of the layouts; 1: flat */
+
 typedef struct run {
   ompext_bcast_tree_t *tree;
   bdata_t *data;
   const unsigned char *base; /* [S] random, read only */
+  tu_layout_cycle_t layouts; /* one per episode, in turn */
   tu_barrier_t barrier;
   int n, fanout, use_cpy;
   size_t size;
+  char what[96]; /* the configuration, for messages */
   tu_batch_t batch; /* episodes of the current batch */
   uint64_t seed, magic;
 } run_t;
@@ -63,6 +77,8 @@ static _Thread_local bdata_t *tl_mine;
 static _Thread_local uint64_t tl_episode;
 static _Thread_local unsigned tl_cpy_calls;
 static _Thread_local const run_t *tl_run;
+static _Thread_local int tl_parent; /* the tid cpy must copy from */
+static _Thread_local int tl_ndomains; /* of this episode's layout */
 
 static int root_of(uint64_t seed, long e, int n) {
   return (int)(tu_mix64(seed * 0x9e3779b97f4a7c15ull + (uint64_t)e) %
@@ -74,28 +90,41 @@ static unsigned char key_of(long e) {
   return (unsigned char)(1 + (e % 2) * 128 + (e * 37) % 127);
 }
 
+/* tid's parent in the tree of a broadcast from root over layout. */
+static int parent_in_tree(const run_t *r, const ompext_topo_layout_t *layout,
+                          int root, int tid) {
+  if (layout)
+    return ompext_topology_rooted_parent(layout, r->fanout, r->fanout, root,
+                                         tid);
+  const long v = (tid - root + r->n) % r->n;
+  return (int)(((v - 1) / r->fanout + root) % r->n);
+}
+
+/* A violation in the calling thread's current broadcast. */
+#define EPISODE_FAIL(fmt, ...)                                                 \
+  tu_fail("bcast %s episode %llu (%d domains): " fmt, tl_run->what,           \
+          (unsigned long long)tl_episode, tl_ndomains, __VA_ARGS__)
+
 static void cpy_fn(void *dst_p, void *src_p) {
   bdata_t *dst = dst_p, *src = src_p;
   const run_t *r = tl_run;
   ++tl_cpy_calls;
   if (dst != tl_mine) {
-    tu_fail("bcast n=%d k=%d S=%zu episode %llu: cpy into %p, not the "
-            "caller's own data %p",
-            r->n, r->fanout, r->size, (unsigned long long)tl_episode, dst_p,
-            (void *)tl_mine);
+    EPISODE_FAIL("cpy into %p, not the caller's own data %p", dst_p,
+                 (void *)tl_mine);
     return;
   }
   if (src == dst || src->magic != r->magic || src->size != dst->size) {
-    tu_fail("bcast n=%d k=%d S=%zu episode %llu: cpy from %p, not a payload "
-            "of this team",
-            r->n, r->fanout, r->size, (unsigned long long)tl_episode, src_p);
+    EPISODE_FAIL("cpy from %p, not a payload of this team", src_p);
     return;
   }
+  if (src != &r->data[tl_parent])
+    EPISODE_FAIL("tid %d copies from tid %d, not from its parent %d in the "
+                 "tree",
+                 (int)(dst - r->data), (int)(src - r->data), tl_parent);
   if (src->stamp != tl_episode)
-    tu_fail("bcast n=%d k=%d S=%zu episode %llu: cpy from a source holding "
-            "episode %llu's value",
-            r->n, r->fanout, r->size, (unsigned long long)tl_episode,
-            (unsigned long long)src->stamp);
+    EPISODE_FAIL("cpy from a source holding episode %llu's value",
+                 (unsigned long long)src->stamp);
   memcpy(dst->bytes, src->bytes, dst->size);
   dst->stamp = src->stamp;
 }
@@ -130,33 +159,30 @@ static void worker(int tid, void *p) {
       if (r->size <= 4096)
         memset(mine->bytes, 0, r->size);
     }
+    const ompext_topo_layout_t *layout = tu_layout_cycle_at(&r->layouts, e);
+    tl_ndomains = tu_layout_domains(layout);
     tl_episode = (uint64_t)e;
     tl_cpy_calls = 0;
+    tl_parent = is_root ? -1 : parent_in_tree(r, layout, root, tid);
     tu_random_delay(&rng, 20);
     void *got = ompext_bcast_tree_run(r->tree, tid, tid, is_root, mine,
-                                      r->use_cpy ? cpy_fn : NULL, NULL,
+                                      r->use_cpy ? cpy_fn : NULL, layout,
                                       r->batch.spin);
     bdata_t *root_data = &r->data[root];
     if (got != root_data)
-      tu_fail("bcast n=%d k=%d S=%zu cpy=%d episode %ld root %d: tid %d got "
-              "%p, not the root's data %p",
-              n, r->fanout, r->size, r->use_cpy, e, root, tid, got,
-              (void *)root_data);
+      EPISODE_FAIL("root %d: tid %d got %p, not the root's data %p", root,
+                   tid, got, (void *)root_data);
     unsigned want_calls = r->use_cpy && !is_root ? 1 : 0;
     if (tl_cpy_calls != want_calls)
-      tu_fail("bcast n=%d k=%d S=%zu cpy=%d episode %ld root %d: tid %d ran "
-              "cpy %u times, expected %u",
-              n, r->fanout, r->size, r->use_cpy, e, root, tid, tl_cpy_calls,
-              want_calls);
+      EPISODE_FAIL("root %d: tid %d ran cpy %u times, expected %u", root, tid,
+                   tl_cpy_calls, want_calls);
     if (!is_root) {
       /* With cpy: my copy.  Without: the root's value, through its pointer. */
       const bdata_t *view = r->use_cpy ? mine : root_data;
       size_t wrong = count_wrong(view->bytes, r->base, r->size, key);
       if (view->stamp != (uint64_t)e || wrong)
-        tu_fail("bcast n=%d k=%d S=%zu cpy=%d episode %ld root %d: tid %d "
-                "sees stamp %llu and %zu wrong bytes",
-                n, r->fanout, r->size, r->use_cpy, e, root, tid,
-                (unsigned long long)view->stamp, wrong);
+        EPISODE_FAIL("root %d: tid %d sees stamp %llu and %zu wrong bytes",
+                     root, tid, (unsigned long long)view->stamp, wrong);
     }
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
@@ -176,25 +202,99 @@ static long episodes_for(long base, size_t size) {
   return e < 2 ? 2 : e;
 }
 
+typedef struct totals {
+  unsigned configs;
+  unsigned long thread_episodes;
+} totals_t;
+
+/* The payloads of n threads, size bytes each. */
+static bdata_t *payloads_new(int n, size_t size) {
+  const ompext_services_t *svc = tu_services();
+  bdata_t *data = svc->alloc((size_t)n * sizeof(bdata_t));
+  if (!data)
+    tu_fatal("out of memory");
+  for (int t = 0; t < n; ++t) {
+    data[t].size = size;
+    data[t].bytes = svc->alloc(size);
+    if (!data[t].bytes)
+      tu_fatal("out of memory for %d x %zu bytes", n, size);
+  }
+  return data;
+}
+
+static void payloads_free(bdata_t *data, int n) {
+  for (int t = 0; t < n; ++t)
+    tu_services()->free_mem(data[t].bytes);
+  tu_services()->free_mem(data);
+}
+
+/* One team size, fan-out and payload size (data: n payloads of that
+   size), over the layouts of o->domains. */
+static void run_config(const tu_options_t *o, bdata_t *data,
+                       const unsigned char *base, int n, int k, int use_cpy,
+                       totals_t *t) {
+  const ompext_services_t *svc = tu_services();
+  void *mem = svc->alloc(ompext_bcast_tree_size(n));
+  run_t *r = calloc(1, sizeof(run_t));
+  if (!mem || !r)
+    tu_fatal("out of memory");
+  r->magic = tu_mix64(o->seed * 31 + t->configs + 1);
+  for (int i = 0; i < n; ++i)
+    data[i].magic = r->magic;
+  tu_layout_cycle_init(&r->layouts, n, o->domains, o->ndomains, t->configs,
+                       r->magic);
+  r->tree = ompext_bcast_tree_init(mem, n, k);
+  r->data = data;
+  r->base = base;
+  r->n = n;
+  r->fanout = k;
+  r->use_cpy = use_cpy;
+  r->size = data[0].size;
+  r->seed = o->seed;
+  snprintf(r->what, sizeof(r->what), "n=%d k=%d S=%zu cpy=%s", n, k,
+           r->size, use_cpy ? "memcpy" : "NULL");
+  tu_barrier_init(&r->barrier, n);
+  char tids[800];
+  tu_layout_cycle_describe(&r->layouts, tids, sizeof(tids));
+  tu_set_context("bcast %s (roots from seed %llu; layouts, tids by domain: "
+                 "%s)",
+                 r->what, (unsigned long long)o->seed, tids);
+  const long episodes = episodes_for(o->episodes, r->size);
+  const double start = tu_now();
+  tu_run_two_batches(n, episodes, o, t->configs, worker, r, &r->batch);
+  t->thread_episodes += (unsigned long)n * (unsigned long)episodes;
+  ++t->configs;
+  if (o->verbose)
+    printf("bcast %s layouts=%d episodes=%ld  %.2f s\n", r->what,
+           r->layouts.count, episodes, tu_now() - start);
+  tu_layout_cycle_free(&r->layouts);
+  free(r);
+  svc->free_mem(mem);
+}
+
 int main(int argc, char **argv) {
-  tu_options_t o = {.episodes = 300, .seed = 3, .pin = 2, .timeout_s = 30,
+  tu_options_t o = {.episodes = 400, .seed = 3, .pin = 2, .timeout_s = 30,
                     .text = "1,8,100,4096,65536,1048576,4194304"};
   tu_default_threads(&o);
   const int default_k[] = {1, 2, 3, 0};
   o.nlist = 4;
   memcpy(o.list, default_k, sizeof(default_k));
+  o.ndomains = tu_parse_list(DEFAULT_DOMAINS, 1, o.domains, TU_MAX_LIST);
   tu_parse_options(argc, argv, &o,
                    "  -k K1,K2,...     fan-outs, 0 = n-1 (flat) "
                    "(default 1,2,3,0)\n"
                    "  -f S1,S2,...     payload sizes in bytes (default "
-                   "1,8,100,4096,65536,1048576,4194304)\n");
+                   "1,8,100,4096,65536,1048576,4194304)\n"
+                   "  -d D1,D2,...     domain counts of the layouts the "
+                   "episodes cycle\n"
+                   "                   through, 1 = flat (default "
+                   DEFAULT_DOMAINS ")\n");
   int sizes[TU_MAX_LIST];
   int nsizes = tu_parse_list(o.text, 1, sizes, TU_MAX_LIST);
   if (nsizes <= 0)
     tu_fatal("bad size list '%s'", o.text);
   if (tu_services_install() != 0)
     return 1;
-  const ompext_services_t *svc = tu_services();
   size_t max_size = 1;
   for (int i = 0; i < nsizes; ++i)
     if ((size_t)sizes[i] > max_size)
@@ -208,65 +308,22 @@ int main(int argc, char **argv) {
     base[i] = (unsigned char)(tu_rng_next(&brng) >> 56);
 
   double start = tu_now();
-  unsigned long thread_episodes = 0;
-  unsigned configs = 0;
+  totals_t t = {0};
   /* Modes: cpy with every size, then cpy == NULL with the smallest. */
   for (int mode = 0; mode < 2; ++mode) {
     for (int si = 0; si < (mode ? 1 : nsizes); ++si) {
-      const size_t size = (size_t)sizes[si];
       for (int ni = 0; ni < o.nthreads; ++ni) {
         const int n = o.threads[ni];
-        int done[TU_MAX_LIST], ndone = 0;
+        bdata_t *data = payloads_new(n, (size_t)sizes[si]);
+        int ks[TU_MAX_LIST], nks = 0;
         for (int ki = 0; ki < o.nlist; ++ki) {
           int k = o.list[ki] == 0 ? n - 1 : o.list[ki];
           if (k < 1)
             k = 1;
-          int seen = 0;
-          for (int j = 0; j < ndone; ++j)
-            seen |= done[j] == k;
-          if (seen)
-            continue;
-          done[ndone++] = k;
-
-          void *mem = svc->alloc(ompext_bcast_tree_size(n));
-          bdata_t *data = svc->alloc((size_t)n * sizeof(bdata_t));
-          run_t *r = calloc(1, sizeof(run_t));
-          if (!mem || !data || !r)
-            tu_fatal("out of memory");
-          r->magic = tu_mix64(o.seed * 31 + configs + 1);
-          for (int t = 0; t < n; ++t) {
-            data[t].size = size;
-            data[t].magic = r->magic;
-            data[t].bytes = svc->alloc(size);
-            if (!data[t].bytes)
-              tu_fatal("out of memory for %d x %zu bytes", n, size);
-          }
-          r->tree = ompext_bcast_tree_init(mem, n, k);
-          r->data = data;
-          r->base = base;
-          r->n = n;
-          r->fanout = k;
-          r->use_cpy = !mode;
-          r->size = size;
-          r->seed = o.seed;
-          tu_barrier_init(&r->barrier, n);
-          tu_set_context("bcast n=%d k=%d S=%zu cpy=%s (roots from seed "
-                         "%llu)",
-                         n, k, size, r->use_cpy ? "memcpy" : "NULL",
-                         (unsigned long long)o.seed);
-          const long episodes = episodes_for(o.episodes, size);
-          tu_run_two_batches(n, episodes, &o, configs, worker, r, &r->batch);
-          thread_episodes += (unsigned long)n * (unsigned long)episodes;
-          ++configs;
-          if (o.verbose)
-            printf("bcast n=%d k=%d S=%zu cpy=%d episodes=%ld  (%.1f s)\n", n,
-                   k, size, r->use_cpy, episodes, tu_now() - start);
-          for (int t = 0; t < n; ++t)
-            svc->free_mem(data[t].bytes);
-          free(r);
-          svc->free_mem(data);
-          svc->free_mem(mem);
+          if (tu_first_time(ks, &nks, k))
+            run_config(&o, data, base, n, k, !mode, &t);
         }
+        payloads_free(data, n);
       }
     }
   }
@@ -274,6 +331,6 @@ int main(int argc, char **argv) {
   unsigned long bad = tu_failures();
   printf("validate_bcast_tree: %u configurations, %lu thread-episodes, "
          "%lu violations, %.1f s\n",
-         configs, thread_episodes, bad, tu_now() - start);
+         t.configs, t.thread_episodes, bad, tu_now() - start);
   return bad ? 1 : 0;
 }

@@ -21,6 +21,22 @@
  *     0..3 a prefix of the full list and nothing written past cap;
  *   - ompext_topology_order refuses badly numbered domains; the version
  *     rule; bad synthetic descriptions give NULL and a reason.
+ * The tree re-rooted at any tid (ompext_topology_rooted_parent / _child) is
+ * checked without hwloc, on layouts made up by the harness: teams of 1..17,
+ * 31 and 64 over every domain count 1..n, the domains random (uneven and
+ * scattered over the tids), round robin or in blocks; k_in and k_out in 0
+ * (counts as 1), 1..4 and n-1; every tid as the root:
+ *   - the root's parent is -1; every child names its lister as parent;
+ *   - from the root every tid is reached exactly once (a spanning tree);
+ *   - exactly ndomains-1 edges cross domains, each between representatives
+ *     (the root for its domain, the leader for every other), listed before
+ *     the local children; with k_out >= ndomains-1 every representative
+ *     hangs under the root;
+ *   - at most k_out crossing and k_in local children, k_in + k_out in all;
+ *   - enumeration returns -1 past the last child (and for j < 0), and for a
+ *     tid or root outside the layout;
+ *   - one domain: the k_in-ary tree over (t - root) mod n, the tree in tid
+ *     order re-rooted; root 0: equal to ompext_topology_tree.
  * Last, the real machine's topology is loaded and printed, and the calling
  * thread's binding read back after pinning it with sched_setaffinity (any
  * Linux machine, one package or many; a machine where hwloc cannot load or
@@ -33,6 +49,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_SET */
 #endif
 
+#include "test_services.h"
 #include "topology.h"
 
 #include <sched.h>
@@ -521,6 +538,221 @@ static void run_machine(const machine_t *m) {
   ompext_topology_free(topo);
 }
 
+/* ---- the tree re-rooted at any tid, on made-up layouts ------------------- */
+
+typedef struct rooted {
+  const ompext_topo_layout_t *l;
+  const char *shape;
+  int ki, ko;   /* as passed */
+  int ki1, ko1; /* clamped to at least 1 */
+  int root;
+} rooted_t;
+
+#define RFAIL(c, fmt, ...)                                                     \
+  fail("[rooted %s n=%d domains=%d k_in=%d k_out=%d root=%d] " fmt,           \
+       (c)->shape, (c)->l->nproc, (c)->l->ndomains, (c)->ki, (c)->ko,         \
+       (c)->root, __VA_ARGS__)
+
+/* The tid that represents domain d in the tree rooted at c->root. */
+static int representative(const rooted_t *c, int d) {
+  return d == c->l->domain[c->root] ? c->root : ompext_topology_leader(c->l, d);
+}
+
+static int is_representative(const rooted_t *c, int t) {
+  return representative(c, c->l->domain[t]) == t;
+}
+
+/* Reads t's parent and children; the enumeration must end with -1 and stay
+   -1 past its end.  0, or -1 on a broken answer (reported). */
+static int read_rooted_node(const rooted_t *c, int t, node_t *me) {
+  const ompext_topo_layout_t *l = c->l;
+  me->parent = ompext_topology_rooted_parent(l, c->ki, c->ko, c->root, t);
+  me->n = 0;
+  for (int ch; (ch = ompext_topology_rooted_child(l, c->ki, c->ko, c->root, t,
+                                                  me->n)) >= 0;) {
+    if (me->n == BIG_CAP) {
+      RFAIL(c, "tid %d: more than %d children", t, BIG_CAP);
+      return -1;
+    }
+    me->children[me->n++] = ch;
+  }
+  const int past[] = {-1, me->n + 1, me->n + 2, me->n + 1000};
+  for (size_t i = 0; i < sizeof(past) / sizeof(past[0]); ++i)
+    if (ompext_topology_rooted_child(l, c->ki, c->ko, c->root, t, past[i]) !=
+        -1)
+      RFAIL(c, "tid %d: child number %d (of %d) is not -1", t, past[i],
+            me->n);
+  return 0;
+}
+
+/* t's own links: parent, children, fan-outs, crossing edges.  Returns the
+   number of crossing edges below t, or -1 when the links are unusable. */
+static int check_rooted_links(const rooted_t *c, const node_t *nodes, int t) {
+  const ompext_topo_layout_t *l = c->l;
+  const int n = l->nproc;
+  const node_t *me = &nodes[t];
+  if (t == c->root ? me->parent != -1
+                   : me->parent < 0 || me->parent >= n || me->parent == t) {
+    RFAIL(c, "tid %d: parent %d", t, me->parent);
+    return -1;
+  }
+  int n_cross = 0, n_local = 0;
+  for (int i = 0; i < me->n; ++i) {
+    const int ch = me->children[i];
+    if (ch < 0 || ch >= n || ch == t || ch == c->root) {
+      RFAIL(c, "tid %d: child %d", t, ch);
+      return -1;
+    }
+    if (nodes[ch].parent != t)
+      RFAIL(c, "tid %d lists %d, whose parent is %d", t, ch, nodes[ch].parent);
+    if (l->domain[ch] == l->domain[t]) {
+      ++n_local;
+      continue;
+    }
+    ++n_cross;
+    if (!is_representative(c, t) || !is_representative(c, ch))
+      RFAIL(c, "edge %d -> %d crosses domains, not between representatives",
+            t, ch);
+    if (n_local > 0)
+      RFAIL(c, "tid %d: crossing child %d listed after a local child", t, ch);
+  }
+  if (n_cross > (is_representative(c, t) ? c->ko1 : 0) || n_local > c->ki1 ||
+      me->n > c->ki1 + c->ko1)
+    RFAIL(c, "tid %d: %d crossing + %d local children", t, n_cross, n_local);
+  if (t != c->root && is_representative(c, t) &&
+      c->ko1 >= l->ndomains - 1 && me->parent != c->root)
+    RFAIL(c, "representative %d under %d, not the root (k_out >= %d)", t,
+          me->parent, l->ndomains - 1);
+  return n_cross;
+}
+
+/* From the root, every tid exactly once. */
+static void check_rooted_spanning(const rooted_t *c, const node_t *nodes) {
+  const int n = c->l->nproc;
+  int seen[MAX_N] = {0}, queue[MAX_N], head = 0, tail = 0;
+  queue[tail++] = c->root;
+  seen[c->root] = 1;
+  while (head < tail) {
+    const node_t *me = &nodes[queue[head++]];
+    for (int i = 0; i < me->n; ++i) {
+      const int ch = me->children[i];
+      if (seen[ch]++) {
+        RFAIL(c, "tid %d reached twice", ch);
+        return;
+      }
+      queue[tail++] = ch;
+    }
+  }
+  if (tail != n)
+    RFAIL(c, "%d of %d tids reachable from the root", tail, n);
+}
+
+/* One domain: the k_in-ary tree over v = (t - root) mod n. */
+static void check_rooted_flat(const rooted_t *c, const node_t *nodes) {
+  const int n = c->l->nproc, k = c->ki1, root = c->root;
+  for (int t = 0; t < n; ++t) {
+    const long long v = (t - root + n) % n;
+    const int want_parent = v == 0 ? -1 : (int)(((v - 1) / k + root) % n);
+    int same = nodes[t].parent == want_parent, want_n = 0;
+    for (long long w = v * k + 1; w <= v * k + k && w < n; ++w, ++want_n)
+      same &= want_n < nodes[t].n &&
+              nodes[t].children[want_n] == (int)((w + root) % n);
+    if (!same || nodes[t].n != want_n)
+      RFAIL(c, "tid %d: not the re-rooted %d-ary tid tree", t, k);
+  }
+}
+
+/* Root 0: what ompext_topology_tree answers. */
+static void check_rooted_is_tree(const rooted_t *c, const node_t *nodes) {
+  for (int t = 0; t < c->l->nproc; ++t) {
+    int parent, children[BIG_CAP];
+    const int got = ompext_topology_tree(c->l, c->ki, c->ko, t, &parent,
+                                         children, BIG_CAP);
+    if (parent != nodes[t].parent || got != nodes[t].n ||
+        memcmp(children, nodes[t].children, sizeof(int) * (size_t)got) != 0)
+      RFAIL(c, "tid %d: ompext_topology_tree disagrees", t);
+  }
+}
+
+static void check_rooted(const rooted_t *c) {
+  static node_t nodes[MAX_N];
+  const int n = c->l->nproc;
+  for (int t = 0; t < n; ++t)
+    if (read_rooted_node(c, t, &nodes[t]) != 0)
+      return;
+  int cross = 0;
+  for (int t = 0; t < n; ++t) {
+    const int below = check_rooted_links(c, nodes, t);
+    if (below < 0)
+      return;
+    cross += below;
+  }
+  if (cross != c->l->ndomains - 1)
+    RFAIL(c, "%d edges cross domains, expected %d", cross,
+          c->l->ndomains - 1);
+  check_rooted_spanning(c, nodes);
+  if (c->l->ndomains == 1)
+    check_rooted_flat(c, nodes);
+  if (c->root == 0)
+    check_rooted_is_tree(c, nodes);
+}
+
+/* A tid or root outside the layout gets -1. */
+static void check_rooted_outside(const ompext_topo_layout_t *l) {
+  const int n = l->nproc, bad[] = {-1, n, n + 7};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
+    if (ompext_topology_rooted_parent(l, 2, 2, 0, bad[i]) != -1 ||
+        ompext_topology_rooted_parent(l, 2, 2, bad[i], 0) != -1 ||
+        ompext_topology_rooted_child(l, 2, 2, 0, bad[i], 0) != -1 ||
+        ompext_topology_rooted_child(l, 2, 2, bad[i], 0, 0) != -1)
+      fail("[rooted n=%d domains=%d] tid or root %d outside the layout "
+           "answered",
+           n, l->ndomains, bad[i]);
+}
+
+/* Fan-outs 0 (counts as 1), 1..4 and n-1, without repeats. */
+static int rooted_fanouts(int n, int *k) {
+  int count = 0;
+  for (int v = 0; v <= 4; ++v)
+    k[count++] = v;
+  if (n - 1 > 4)
+    k[count++] = n - 1;
+  return count;
+}
+
+static void run_rooted_layouts(void) {
+  static const char *const shape_names[TU_LAYOUT_SHAPES] = {
+      "random", "round-robin", "blocks"};
+  static const int sizes[] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10,
+                              11, 12, 13, 14, 15, 16, 17, 31, 64};
+  int mem_ints[4 * MAX_N + 1];
+  unsigned long trees = 0;
+  const int before = failures;
+  for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); ++s) {
+    const int n = sizes[s];
+    int ks[8];
+    const int nk = rooted_fanouts(n, ks);
+    for (int nd = 1; nd <= n; ++nd) {
+      for (int shape = 0; shape < TU_LAYOUT_SHAPES; ++shape) {
+        ompext_topo_layout_t l;
+        tu_layout_fill(&l, mem_ints, n, nd, (tu_layout_shape_t)shape,
+                       (uint64_t)n * 1000 + (uint64_t)nd);
+        check_order(&(ctx_t){shape_names[shape], "made up", n}, &l);
+        check_rooted_outside(&l);
+        for (int a = 0; a < nk; ++a)
+          for (int b = 0; b < nk; ++b)
+            for (int root = 0; root < n; ++root, ++trees)
+              check_rooted(&(rooted_t){&l, shape_names[shape], ks[a], ks[b],
+                                       ks[a] < 1 ? 1 : ks[a],
+                                       ks[b] < 1 ? 1 : ks[b], root});
+      }
+    }
+  }
+  printf("rooted trees: %lu (layout, k_in, k_out, root) checked, %d "
+         "failure(s)\n",
+         trees, failures - before);
+}
+
 static void run_api_checks(void) {
   if (!ompext_topology_api_compatible(0x00020800u, 0x00020800u) ||
       !ompext_topology_api_compatible(0x00020800u, 0x00020b00u) ||
@@ -653,6 +885,7 @@ int main(int argc, char **argv) {
     run_machine(&machines[i]);
   run_real_machine();
 #endif
+  run_rooted_layouts();
   run_api_checks();
   if (failures) {
     fprintf(stderr, "validate_topology: %d check(s) failed\n", failures);
