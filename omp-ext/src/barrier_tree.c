@@ -39,11 +39,7 @@
 #include "pad.h"
 #include "wait.h"
 
-typedef struct tree_slot {
-  alignas(OMPEXT_CACHE_LINE) uint64_t episode;            /* owner-only */
-  alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t arrived;  /* child -> parent */
-  alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t go;       /* parent -> child */
-} tree_slot_t;
+typedef ompext_tree_slot_t tree_slot_t;
 _Static_assert(sizeof(ompext_flag_word_t) == 8, "flag words are 64-bit");
 _Static_assert(sizeof(tree_slot_t) == 3 * OMPEXT_CACHE_LINE,
                "episode, arrived and go each fill one padded line");
@@ -78,32 +74,49 @@ ompext_tree_t *ompext_tree_init(void *mem, int nproc, int k) {
 
 int ompext_tree_fanin(const ompext_tree_t *b) { return b->k; }
 
-void ompext_tree_wait(ompext_tree_t *b, int gtid, int tid,
-                      unsigned spin_polls) {
-  const int64_t n = b->nproc;
-  if (n <= 1)
-    return;
-  const int64_t k = b->k;
-  tree_slot_t *self = &b->slots[tid];
-  /* Both words of every tid hold `uses` bumps once this episode is done. */
-  const uint64_t uses = ++self->episode;
-  const uint64_t expect = ompext_expect(uses, 1);
-  const int64_t first = (int64_t)tid * k + 1;
-  const int64_t last = first + k - 1 < n - 1 ? first + k - 1 : n - 1;
+static inline int member_tid(const ompext_tree_group_t *g, int64_t i) {
+  return g->member ? g->member[i] : (int)i;
+}
 
+/* Children of index i: i*k+1 .. i*k+k, those below count. */
+static inline int64_t last_child(const ompext_tree_group_t *g, int64_t i) {
+  const int64_t last = i * g->k + g->k;
+  return last < g->count - 1 ? last : g->count - 1;
+}
+
+void ompext_tree_arrive(const ompext_tree_group_t *g, int gtid, int64_t i,
+                        unsigned spin_polls) {
+  ompext_tree_slot_t *self = &g->slots[member_tid(g, i)];
+  /* Both words of every member hold `uses` bumps once this episode is
+     done. */
+  const uint64_t expect = ompext_expect(++self->episode, 1);
   /* Gather.  Acquire (in ompext_wait) pairs with each child's release
      signal of its arrived word below. */
-  for (int64_t c = first; c <= last; ++c)
-    ompext_wait(gtid, &b->slots[c].arrived, expect, spin_polls);
-  if (tid != 0) {
+  for (int64_t c = i * g->k + 1; c <= last_child(g, i); ++c)
+    ompext_wait(gtid, &g->slots[member_tid(g, c)].arrived, expect,
+                spin_polls);
+  if (i != 0) {
     /* Release: publishes this subtree's writes to the parent's wait. */
-    ompext_signal(gtid, (int)((tid - 1) / k), &self->arrived);
+    ompext_signal(gtid, member_tid(g, (i - 1) / g->k), &self->arrived);
     /* Acquire: pairs with the parent's release signal of go below. */
     ompext_wait(gtid, &self->go, expect, spin_polls);
   }
+}
 
+void ompext_tree_depart(const ompext_tree_group_t *g, int gtid, int64_t i) {
   /* Release down the same tree, eldest (largest subtree) child first.
-     Release order: what tid 0 saw (everything) reaches each child. */
-  for (int64_t c = first; c <= last; ++c)
-    ompext_signal(gtid, (int)c, &b->slots[c].go);
+     Release order: what the root saw (everything) reaches each child. */
+  for (int64_t c = i * g->k + 1; c <= last_child(g, i); ++c) {
+    const int child = member_tid(g, c);
+    ompext_signal(gtid, child, &g->slots[child].go);
+  }
+}
+
+void ompext_tree_wait(ompext_tree_t *b, int gtid, int tid,
+                      unsigned spin_polls) {
+  if (b->nproc <= 1)
+    return;
+  const ompext_tree_group_t team = {b->slots, NULL, b->nproc, b->k};
+  ompext_tree_arrive(&team, gtid, tid, spin_polls);
+  ompext_tree_depart(&team, gtid, tid);
 }

@@ -44,6 +44,14 @@ static unsigned spin_polls_now(const ompext_config_t *cfg) {
    flat): threads record theirs at their first fork and join. */
 #define TOPOLOGY_PATIENCE 4
 
+/* Zeroed memory starting on a padded line: the services promise 64-byte
+   alignment, the layouts want whole padded lines, so round the start up
+   ourselves.  *raw is what to free; NULL when the services had none. */
+static char *alloc_lines(size_t bytes, void **raw) {
+  *raw = ompext_svc->alloc(bytes + OMPEXT_CACHE_LINE);
+  return *raw ? (char *)ompext_pad_bytes((size_t)(uintptr_t)*raw) : NULL;
+}
+
 /* The barrier with one leader per domain, for a team laid out over several:
    a tree of the model's fan-in for the largest domain inside each, and the
    dissemination barrier of the model's m for that many leaders. */
@@ -61,12 +69,10 @@ static void build_hier_barrier(const ompext_config_t *cfg,
   ompext_params_choose(cfg, machine, largest, &inside);
   ompext_params_choose(cfg, machine, l->ndomains, &across);
   const size_t bytes = ompext_hier_size(l, across.barrier_k);
-  char *raw = ompext_svc->alloc(bytes + OMPEXT_CACHE_LINE);
-  if (!raw)
+  char *mem = alloc_lines(bytes, &t->hier_allocation);
+  if (!mem)
     return; /* the flat barrier goes on serving the team */
-  t->hier_allocation = raw;
-  t->hier = ompext_hier_init((void *)ompext_pad_bytes((size_t)(uintptr_t)raw),
-                             l, inside.tree_k, across.barrier_k);
+  t->hier = ompext_hier_init(mem, l, inside.tree_k, across.barrier_k);
   if (cfg->verbose && first_time(hier_seen, t->nproc))
     fprintf(stderr,
             "omp-ext: team of %d: barrier tree(k=%d) in each domain, "
@@ -150,13 +156,12 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_tree_size(nproc));
   const size_t topo_bytes = ompext_pad_bytes(
       (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
-  /* The services promise 64-byte alignment; the layout wants whole padded
-     lines, so round the start up ourselves. */
-  char *raw = ompext_svc->alloc(head + barrier_bytes + reduce_bytes +
-                                bcast_bytes + topo_bytes + OMPEXT_CACHE_LINE);
-  if (!raw)
+  void *raw;
+  char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + bcast_bytes +
+                              topo_bytes,
+                          &raw);
+  if (!mem)
     return NULL; /* the runtime runs this team on stock paths */
-  char *mem = (char *)ompext_pad_bytes((size_t)(uintptr_t)raw);
 
   ompext_team_t *t = (ompext_team_t *)mem;
   t->allocation = raw;
