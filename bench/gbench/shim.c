@@ -350,7 +350,7 @@ static unsigned long run_bcast(gb_team_t *t, int tid, uint64_t first,
     if (is_root)
       memcpy(mine, &stamp, sizeof(stamp));
     void *got =
-        ompext_bcast_tree_run(tree, tid, tid, is_root, mine, cpy, NULL,
+        ompext_bcast_tree_run(tree, tid, tid, is_root, mine, cpy, NULL, NULL,
                               spin);
     if (!is_root) {
       uint64_t seen;

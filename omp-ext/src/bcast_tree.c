@@ -16,6 +16,10 @@
  * the root serves one representative per other domain (their leaders),
  * and each representative, the root included, a tree inside its domain.
  *
+ * Closing: the root also decides how the broadcast is closed (bcast_close.c)
+ * and the mailbox carries its choice to every thread, each of which notes
+ * it before it copies.
+ *
  * Counting: a word is bumped only in broadcasts where its owner is not the
  * root, so each owner counts its receptions; after its r-th reception its
  * word holds 4*r.  The caller puts a barrier after
@@ -24,14 +28,16 @@
  */
 #include "bcast_tree.h"
 
+#include "bcast_close.h"
 #include "pad.h"
 #include "wait.h"
 
 typedef struct bcast_slot {
   alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t go; /* sender -> owner */
-  void *source;    /* data to copy from (the sender's) */
-  void *root_data; /* what every thread returns */
-  int root;        /* tid of the root */
+  void *source;      /* data to copy from (the sender's) */
+  void *root_data;   /* what every thread returns */
+  int root;          /* tid of the root */
+  int rooted_close;  /* the root asks for the rooted close */
   uint64_t received; /* owner-only: broadcasts received so far */
 } bcast_slot_t;
 
@@ -56,26 +62,38 @@ ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout) {
 
 /* The mailbox before the signal: the release in the signal orders it. */
 static void fill_and_signal(bcast_slot_t *slot, int gtid, int child,
-                            void *source, void *root_data, int root) {
+                            void *source, void *root_data, int root,
+                            int rooted_close) {
   slot->source = source;
   slot->root_data = root_data;
   slot->root = root;
+  slot->rooted_close = rooted_close;
   ompext_signal(gtid, child, &slot->go);
 }
 
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             int is_root, void *data, ompext_pairfn_t cpy,
                             const ompext_topo_layout_t *layout,
-                            unsigned spin_polls) {
+                            ompext_bcast_close_t *close, unsigned spin_polls) {
   bcast_slot_t *mine = &t->slots[tid];
   const int n = t->nproc;
   int root = tid;
   void *root_data = data;
-  if (!is_root) {
+  int rooted_close = 0;
+  if (is_root) {
+    if (close) {
+      rooted_close =
+          ompext_bcast_close_choose(close, !layout || layout->ndomains <= 1);
+      ompext_bcast_close_note(close, tid, root, rooted_close, 1);
+    }
+  } else {
     ompext_wait(gtid, &mine->go, ompext_expect(++mine->received, 1),
                 spin_polls);
     root = mine->root;
     root_data = mine->root_data;
+    rooted_close = mine->rooted_close;
+    if (close)
+      ompext_bcast_close_note(close, tid, root, rooted_close, 0);
     if (cpy)
       cpy(data, mine->source);
     else
@@ -88,7 +106,8 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
     for (int j = 0; (child = ompext_topology_rooted_child(
                          layout, t->fanout, t->fanout, root, tid, j)) >= 0;
          ++j)
-      fill_and_signal(&t->slots[child], gtid, child, data, root_data, root);
+      fill_and_signal(&t->slots[child], gtid, child, data, root_data, root,
+                      rooted_close);
     return root_data;
   }
   const long rank = (tid - root + n) % n;
@@ -96,7 +115,8 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
     if (c >= n)
       break;
     int child = (int)((c + root) % n);
-    fill_and_signal(&t->slots[child], gtid, child, data, root_data, root);
+    fill_and_signal(&t->slots[child], gtid, child, data, root_data, root,
+                    rooted_close);
   }
   return root_data;
 }

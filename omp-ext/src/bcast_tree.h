@@ -2,6 +2,7 @@
 #ifndef OMPEXT_BCAST_TREE_H
 #define OMPEXT_BCAST_TREE_H
 
+#include "bcast_close.h"
 #include "ompext/abi.h"
 #include "topology.h"
 
@@ -15,10 +16,12 @@ ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout);
 /* See ompext_ops_t.bcast.  layout: NULL or one domain for the tree in tid
    order re-rooted at the root; several domains for the two-level tree of
    ompext_topology_rooted_child, fan-out k at both levels.  Every thread of
-   an episode must pass the same layout. */
+   an episode must pass the same layout.  close: NULL, or where the root
+   decides how the broadcast is closed and every thread notes it (see
+   bcast_close.h; the caller's next barrier asks it). */
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             int is_root, void *data, ompext_pairfn_t cpy,
                             const ompext_topo_layout_t *layout,
-                            unsigned spin_polls);
+                            ompext_bcast_close_t *close, unsigned spin_polls);
 
 #endif

@@ -11,6 +11,8 @@ const char *const ompext_barrier_names[] = {
 const char *const ompext_reduce_names[] = {"stock", "tree", "atomic", "auto",
                                            NULL};
 const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
+const char *const ompext_bcast_close_names[] = {"auto", "rooted", "barrier",
+                                                NULL};
 const char *const ompext_forkjoin_names[] = {"stock", "tree", NULL};
 const char *const ompext_hierarchy_names[] = {"off", "on", NULL};
 
@@ -110,6 +112,9 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
       warn, "OMPEXT_BCAST", ompext_bcast_names, OMPEXT_BCAST_TREE);
   cfg->bcast_fanout = parse_int(warn, "OMPEXT_BCAST_FANOUT", 1,
                                 OMPEXT_MAX_FANIN, 0, PER_TEAM);
+  cfg->bcast_close = (ompext_bcast_close_mode_t)parse_choice(
+      warn, "OMPEXT_BCAST_CLOSE", ompext_bcast_close_names,
+      OMPEXT_BCAST_CLOSE_AUTO);
   cfg->forkjoin = (ompext_forkjoin_alg_t)parse_choice(
       warn, "OMPEXT_FORKJOIN", ompext_forkjoin_names, OMPEXT_FORKJOIN_TREE);
   cfg->forkjoin_fanout = parse_int(warn, "OMPEXT_FORKJOIN_FANOUT", 1,

@@ -28,6 +28,13 @@ typedef enum {
   OMPEXT_REDUCE_AUTO
 } ompext_reduce_alg_t;
 typedef enum { OMPEXT_BCAST_STOCK, OMPEXT_BCAST_TREE, OMPEXT_BCAST_FLAT } ompext_bcast_alg_t;
+/* How a broadcast is closed (bcast_close.c): AUTO, rooted after long
+   copies; ROOTED, always; BARRIER, always the team's barrier. */
+typedef enum {
+  OMPEXT_BCAST_CLOSE_AUTO,
+  OMPEXT_BCAST_CLOSE_ROOTED,
+  OMPEXT_BCAST_CLOSE_BARRIER
+} ompext_bcast_close_mode_t;
 typedef enum { OMPEXT_FORKJOIN_STOCK, OMPEXT_FORKJOIN_TREE } ompext_forkjoin_alg_t;
 
 typedef struct ompext_config {
@@ -39,6 +46,7 @@ typedef struct ompext_config {
   int reduce_fanin[OMPEXT_MAX_LEVELS];
   ompext_bcast_alg_t bcast;
   int bcast_fanout; /* 0: chosen per team size */
+  ompext_bcast_close_mode_t bcast_close;
   ompext_forkjoin_alg_t forkjoin;
   int forkjoin_fanout; /* 0: chosen per team size */
   int hierarchy; /* 1: one leader per domain where threads span domains */
@@ -56,6 +64,7 @@ int ompext_parse_int_list(const char *text, int lo, int hi, int *out, int cap);
 extern const char *const ompext_barrier_names[];
 extern const char *const ompext_reduce_names[];
 extern const char *const ompext_bcast_names[];
+extern const char *const ompext_bcast_close_names[];
 extern const char *const ompext_forkjoin_names[];
 extern const char *const ompext_hierarchy_names[];
 

@@ -33,6 +33,7 @@ typedef struct model_pick {
   int m, tree_k;
   int reduce_tree, reduce_levels, reduce_fanin[OMPEXT_MAX_LEVELS];
   int bcast_fanout;
+  double close_extra_ns; /* rooted close's cost over the dissemination's */
 } model_pick_t;
 
 static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
@@ -73,7 +74,21 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
       model_best(machine, OMPEXT_MODEL_BCAST_TREE, nproc, &c) == 0 && c.depth
           ? c.fanout[0]
           : 2;
+  /* The rooted close is a combining tree of the barrier's k; best cases,
+     and at least one transfer between cores. */
+  const ompext_model_params_t *mp = &machine->params;
+  double extra = ompext_model_barrier_tree(mp, nproc, pick->tree_k).min -
+                 ompext_model_barrier_dissemination(
+                     mp, nproc, pick->m, OMPEXT_MODEL_ROUNDS_ALGORITHM)
+                     .min;
+  pick->close_extra_ns = extra > mp->r_r ? extra : mp->r_r;
 }
+
+/* Copies this many times longer than what the rooted close costs over the
+   team's barrier make it worth keeping the root (bcast_close.c). */
+#define CLOSE_LONG_FACTOR 16
+/* Without a model: a transfer between cores of about 200 ns. */
+#define CLOSE_DEFAULT_EXTRA_NS 200.0
 
 void ompext_params_choose(const ompext_config_t *cfg,
                           const ompext_machine_t *machine, int nproc,
@@ -133,6 +148,9 @@ void ompext_params_choose(const ompext_config_t *cfg,
   overridden |= cfg->bcast_fanout != 0;
 
   out->tree_k = cfg->barrier_k ? cfg->barrier_k : model.have ? model.tree_k : 4;
+  out->bcast_close_long_ns =
+      CLOSE_LONG_FACTOR *
+      (model.have ? model.close_extra_ns : CLOSE_DEFAULT_EXTRA_NS);
 
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout : 4;
   overridden |= cfg->forkjoin_fanout != 0;
@@ -151,7 +169,7 @@ int ompext_params_describe(const ompext_config_t *cfg,
     snprintf(fanin + used, sizeof(fanin) - used, "%s%d", l ? "," : "",
              p->reduce_fanin[l]);
   }
-  char barrier[48], reduce[96], bcast[48], forkjoin[48];
+  char barrier[48], reduce[96], bcast[80], forkjoin[48];
   if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION)
     snprintf(barrier, sizeof(barrier), "dissemination(m=%d)", p->barrier_k);
   else if (cfg->barrier == OMPEXT_BARRIER_TREE ||
@@ -170,9 +188,14 @@ int ompext_params_describe(const ompext_config_t *cfg,
     snprintf(reduce, sizeof(reduce), "atomic");
   if (cfg->bcast == OMPEXT_BCAST_STOCK)
     snprintf(bcast, sizeof(bcast), "stock");
+  else if (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO)
+    snprintf(bcast, sizeof(bcast), "%s(k=%d,rooted close>=%.1fus)",
+             ompext_bcast_names[cfg->bcast], p->bcast_fanout,
+             p->bcast_close_long_ns / 1000.0);
   else
-    snprintf(bcast, sizeof(bcast), "%s(k=%d)", ompext_bcast_names[cfg->bcast],
-             p->bcast_fanout);
+    snprintf(bcast, sizeof(bcast), "%s(k=%d,%s close)",
+             ompext_bcast_names[cfg->bcast], p->bcast_fanout,
+             ompext_bcast_close_names[cfg->bcast_close]);
   if (cfg->forkjoin == OMPEXT_FORKJOIN_TREE)
     snprintf(forkjoin, sizeof(forkjoin), "tree(k=%d)", p->forkjoin_fanout);
   else

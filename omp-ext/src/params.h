@@ -20,6 +20,8 @@ typedef struct ompext_team_params {
   int tree_k;                    /* k-ary combining tree barrier fan-in
                                     (also a domain's tree when the barrier
                                     has one leader per domain) */
+  double bcast_close_long_ns;    /* copies this long get the rooted close
+                                    under OMPEXT_BCAST_CLOSE=auto */
   char source[352];              /* where the numbers came from */
 } ompext_team_params_t;
 

@@ -39,7 +39,13 @@ static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
 static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
-  if (team->hier) {
+  /* The barrier closing a broadcast whose root asked for a rooted close. */
+  const int root = ompext_bcast_close_take(team->bcast_close, tid);
+  if (root >= 0) {
+    ompext_stat_add(OMPEXT_STAT_ROOTED_CLOSE);
+    ompext_bcast_close_wait(team->bcast_close, gtid, tid, root,
+                            team->spin_polls);
+  } else if (team->hier) {
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BARRIER);
     ompext_hier_wait(team->hier, gtid, tid, team->spin_polls);
   } else
@@ -83,7 +89,7 @@ static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BROADCAST);
   return ompext_bcast_tree_run(team->bcast, gtid, tid, is_root, data, cpy,
-                               layout, team->spin_polls);
+                               layout, team->bcast_close, team->spin_polls);
 }
 
 /* The machine's topology, or OMPEXT_TOPOLOGY (an hwloc synthetic

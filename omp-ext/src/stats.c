@@ -1,25 +1,42 @@
 /* Counters behind OMPEXT_STATS and their public reader. */
 #include "stats.h"
 
+#include <stddef.h>
+
 int ompext_stats_enabled = 0;
 _Atomic uint64_t ompext_stat_counts[OMPEXT_STAT_COUNT];
 static atomic_flag printed = ATOMIC_FLAG_INIT;
 
+/* Each counter's field in the public struct and its name in the summary. */
+static const struct {
+  size_t offset;
+  const char *name;
+} stat_fields[OMPEXT_STAT_COUNT] = {
+    [OMPEXT_STAT_PLAIN_BARRIER] = {offsetof(ompext_stats_t, plain_barriers),
+                                   "plain_barriers"},
+    [OMPEXT_STAT_REDUCTION] = {offsetof(ompext_stats_t, reductions),
+                               "reductions"},
+    [OMPEXT_STAT_BROADCAST] = {offsetof(ompext_stats_t, broadcasts),
+                               "broadcasts"},
+    [OMPEXT_STAT_TEAM_PREPARED] = {offsetof(ompext_stats_t, teams_prepared),
+                                   "teams_prepared"},
+    [OMPEXT_STAT_DOMAIN_BARRIER] = {offsetof(ompext_stats_t, domain_barriers),
+                                    "domain_barriers"},
+    [OMPEXT_STAT_DOMAIN_REDUCTION] = {offsetof(ompext_stats_t,
+                                               domain_reductions),
+                                      "domain_reductions"},
+    [OMPEXT_STAT_DOMAIN_BROADCAST] = {offsetof(ompext_stats_t,
+                                               domain_broadcasts),
+                                      "domain_broadcasts"},
+    [OMPEXT_STAT_ROOTED_CLOSE] = {offsetof(ompext_stats_t, rooted_closes),
+                                  "rooted_closes"},
+};
+
 OMPEXT_PUBLIC void ompext_stats_read(ompext_stats_t *out) {
-  out->plain_barriers = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_PLAIN_BARRIER], memory_order_relaxed);
-  out->reductions = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_REDUCTION], memory_order_relaxed);
-  out->broadcasts = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_BROADCAST], memory_order_relaxed);
-  out->teams_prepared = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_TEAM_PREPARED], memory_order_relaxed);
-  out->domain_barriers = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_DOMAIN_BARRIER], memory_order_relaxed);
-  out->domain_reductions = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_DOMAIN_REDUCTION], memory_order_relaxed);
-  out->domain_broadcasts = atomic_load_explicit(
-      &ompext_stat_counts[OMPEXT_STAT_DOMAIN_BROADCAST], memory_order_relaxed);
+  for (int i = 0; i < OMPEXT_STAT_COUNT; ++i)
+    /* relaxed: statistics, read after the threads that count are done */
+    *(uint64_t *)((char *)out + stat_fields[i].offset) =
+        atomic_load_explicit(&ompext_stat_counts[i], memory_order_relaxed);
   out->counting = ompext_stats_enabled;
 }
 
@@ -27,16 +44,10 @@ void ompext_stats_print_once(FILE *out) {
   if (!ompext_stats_enabled ||
       atomic_flag_test_and_set_explicit(&printed, memory_order_relaxed))
     return;
-  ompext_stats_t s;
-  ompext_stats_read(&s);
-  fprintf(out,
-          "omp-ext: stats: plain_barriers=%llu reductions=%llu "
-          "broadcasts=%llu teams_prepared=%llu domain_barriers=%llu "
-          "domain_reductions=%llu domain_broadcasts=%llu\n",
-          (unsigned long long)s.plain_barriers,
-          (unsigned long long)s.reductions, (unsigned long long)s.broadcasts,
-          (unsigned long long)s.teams_prepared,
-          (unsigned long long)s.domain_barriers,
-          (unsigned long long)s.domain_reductions,
-          (unsigned long long)s.domain_broadcasts);
+  fputs("omp-ext: stats:", out);
+  for (int i = 0; i < OMPEXT_STAT_COUNT; ++i)
+    fprintf(out, " %s=%llu", stat_fields[i].name,
+            (unsigned long long)atomic_load_explicit(&ompext_stat_counts[i],
+                                                     memory_order_relaxed));
+  fputc('\n', out);
 }

@@ -128,6 +128,18 @@ int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
                               parent, children, cap);
 }
 
+/* The rooted close needs the plugin's plain barrier to run it; under AUTO it
+   stands in for the dissemination barrier only, since a forced alternative
+   is there to be measured. */
+static ompext_bcast_close_mode_t close_mode(const ompext_config_t *cfg,
+                                            ompext_barrier_alg_t alg) {
+  if (cfg->barrier == OMPEXT_BARRIER_STOCK ||
+      (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO &&
+       alg != OMPEXT_BARRIER_DISSEMINATION))
+    return OMPEXT_BCAST_CLOSE_BARRIER;
+  return cfg->bcast_close;
+}
+
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_machine_t *machine,
                                    const ompext_topology_t *topology,
@@ -154,11 +166,12 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
       ompext_pad_bytes(ompext_barrier_size(alg, nproc, params.barrier_k));
   const size_t reduce_bytes = ompext_pad_bytes(ompext_reduce_tree_size(nproc));
   const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_tree_size(nproc));
+  const size_t close_bytes = ompext_pad_bytes(ompext_bcast_close_size(nproc));
   const size_t topo_bytes = ompext_pad_bytes(
       (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
   void *raw;
   char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + bcast_bytes +
-                              topo_bytes,
+                              close_bytes + topo_bytes,
                           &raw);
   if (!mem)
     return NULL; /* the runtime runs this team on stock paths */
@@ -177,6 +190,10 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   p += reduce_bytes;
   t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout);
   p += bcast_bytes;
+  t->bcast_close =
+      ompext_bcast_close_init(p, nproc, params.tree_k, close_mode(cfg, alg),
+                              (uint64_t)params.bcast_close_long_ns);
+  p += close_bytes;
   t->topology = cfg->hierarchy ? topology : NULL;
   t->hier = NULL;
   t->hier_allocation = NULL;

@@ -22,6 +22,7 @@ typedef struct ompext_team {
   void *barrier; /* see barrier.h */
   ompext_reduce_tree_t *reduce;
   ompext_bcast_tree_t *bcast;
+  ompext_bcast_close_t *bcast_close;
   /* Topology: each thread records its PU at each fork and join until the
      layout is built (pu_of_tid[tid], -2 = not yet); the primary builds the
      layout at a later fork, while every worker is parked, and only then does

@@ -134,7 +134,37 @@ COPYPRIVATE_OF(65536)
 COPYPRIVATE_OF(1048576)
 COPYPRIVATE_OF(4194304)
 
+/* Copyprivate after copyprivate with no barrier between: the closing barrier
+   alone must keep the root's data alive until every copy is done (the root
+   may win the next single at once and rewrite it), and no thread may leave
+   it before every thread arrived. */
+static int copyprivate_back_to_back(int rounds) {
+  int bad = 0;
+  long arrived = 0;
+#pragma omp parallel reduction(+ : bad)
+  {
+    static _Thread_local unsigned char payload[16384];
+    const long team = omp_get_num_threads();
+    for (int round = 1; round <= rounds; ++round) {
+#pragma omp atomic update
+      ++arrived;
+#pragma omp single copyprivate(payload)
+      for (size_t i = 0; i < sizeof(payload); ++i)
+        payload[i] = (unsigned char)(i * 13 + round);
+      long seen;
+#pragma omp atomic read
+      seen = arrived;
+      bad += seen < team * round;
+      for (size_t i = 0; i < sizeof(payload); ++i)
+        bad += payload[i] != (unsigned char)(i * 13 + round);
+    }
+  }
+  return bad;
+}
+
 void copyprivate_sizes(void) {
+  check(copyprivate_back_to_back(300) == 0,
+        "copyprivate back to back: every copy whole, no thread early");
   check(copyprivate_1() == 0, "copyprivate 1 B");
   check(copyprivate_64() == 0, "copyprivate 64 B");
   check(copyprivate_4096() == 0, "copyprivate 4 KiB");

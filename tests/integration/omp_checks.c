@@ -10,6 +10,9 @@
  *   --expect-domains[=no]    its barrier and broadcast (and with
  *                            --expect-reductions its gather) also ran with
  *                            one leader per domain (no: none of them did)
+ *   --expect-rooted-closes[=no]
+ *                            some copyprivate was closed by a barrier rooted
+ *                            at its root (no: none was)
  *   --expect-warnings=N      exactly N "omp-ext: warning" lines on stderr
  *   --expect-stderr=TEXT     TEXT appears on stderr
  *   --rounds=N               repetitions of the barrier phase check
@@ -221,6 +224,7 @@ static void cancellation(void) {
 int main(int argc, char **argv) {
   const char *expect_plugin = NULL, *expect_stderr = NULL;
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
+  int expect_rooted_closes = 0;
   int rounds = 2000;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
@@ -235,6 +239,10 @@ int main(int argc, char **argv) {
       expect_domains = 1;
     else if (strcmp(argv[i], "--expect-domains=no") == 0)
       expect_domains = -1;
+    else if (strcmp(argv[i], "--expect-rooted-closes") == 0)
+      expect_rooted_closes = 1;
+    else if (strcmp(argv[i], "--expect-rooted-closes=no") == 0)
+      expect_rooted_closes = -1;
     else if (strncmp(argv[i], "--rounds=", 9) == 0)
       rounds = atoi(argv[i] + 9);
     else {
@@ -283,6 +291,11 @@ int main(int argc, char **argv) {
   } else if (expect_plugin) {
     check(!loaded, "plugin not loaded");
   }
+  if (expect_rooted_closes)
+    check(loaded && stats.counting &&
+              (stats.rooted_closes > 0) == (expect_rooted_closes > 0),
+          expect_rooted_closes > 0 ? "copyprivate closed rooted at its root"
+                                   : "no copyprivate closed rooted");
   if (expect_warnings >= 0)
     check(probe_count_lines(err, "omp-ext: warning") == expect_warnings,
           "number of omp-ext warnings on stderr");

@@ -30,8 +30,14 @@
  *   - every thread gets the root's data pointer back.
  * With cpy == NULL (only the pointer is broadcast): cpy never runs, each
  * thread gets the root's pointer and reads this episode's value through it.
- * After each broadcast all threads pass a barrier of the test's own (the
- * caller's guarantee); only after it are payloads rewritten.
+ * After each broadcast all threads pass a closing barrier (the caller's
+ * guarantee); only after it are payloads rewritten.  The close follows the
+ * broadcast's choice (bcast_close.c), with a mode per configuration in
+ * turn: auto (rooted after copies of 1 us or more, so the big payloads mix
+ * both kinds), rooted, or barrier.  Checked: every thread learns the same
+ * close, rooted at this episode's root, in every thread, under rooted, never
+ * under barrier; and in a rooted close no thread leaves before all arrived.
+ * Otherwise the test's own barrier closes the broadcast.
  *
  * Each configuration runs in two batches on fresh pthreads, reusing the
  * broadcast object; the payloads of a team size and S serve every k and
@@ -61,6 +67,10 @@ typedef struct bdata {
 
 typedef struct run {
   ompext_bcast_tree_t *tree;
+  ompext_bcast_close_t *close;
+  ompext_bcast_close_mode_t close_mode;
+  int *close_seen[2]; /* [n] each: what each tid learned, by episode parity */
+  _Atomic long close_arrivals; /* arrivals at rooted closes, all threads */
   bdata_t *data;
   const unsigned char *base; /* [S] random, read only */
   tu_layout_cycle_t layouts; /* one per episode, in turn */
@@ -138,6 +148,40 @@ static size_t count_wrong(const unsigned char *p, const unsigned char *base,
   return wrong;
 }
 
+/* The caller's barrier after the broadcast, as the broadcast's root chose
+   it (see the top).  rooted_closes: this thread's count of them, the same
+   in every thread when all agree. */
+static void close_broadcast(run_t *r, int tid, int root, long e,
+                            long *rooted_closes) {
+  const int n = r->n;
+  const int close_root = ompext_bcast_close_take(r->close, tid);
+  int *seen = r->close_seen[e & 1];
+  seen[tid] = close_root;
+  if ((r->close_mode == OMPEXT_BCAST_CLOSE_ROOTED && close_root != root) ||
+      (r->close_mode == OMPEXT_BCAST_CLOSE_BARRIER && close_root != -1) ||
+      (close_root != -1 && close_root != root))
+    EPISODE_FAIL("root %d: tid %d learned the close %d under mode %s", root,
+                 tid, close_root, ompext_bcast_close_names[r->close_mode]);
+  if (close_root < 0) {
+    tu_barrier_wait(&r->barrier);
+  } else {
+    /* relaxed: a count; the barrier's own ordering is what is tested */
+    atomic_fetch_add_explicit(&r->close_arrivals, 1, memory_order_relaxed);
+    ompext_bcast_close_wait(r->close, tid, tid, root, r->batch.spin);
+    const long arrived =
+        atomic_load_explicit(&r->close_arrivals, memory_order_relaxed);
+    if (arrived < (long)n * ++*rooted_closes)
+      EPISODE_FAIL("root %d: tid %d left a rooted close after %ld of %ld "
+                   "arrivals",
+                   root, tid, arrived, (long)n * *rooted_closes);
+  }
+  /* Written before the close, read after it; rewritten two episodes on. */
+  const int other = seen[(tid + 1) % n];
+  if (other != close_root)
+    EPISODE_FAIL("root %d: tid %d learned the close %d, tid %d %d", root,
+                 tid, close_root, (tid + 1) % n, other);
+}
+
 static void worker(int tid, void *p) {
   run_t *r = p;
   const int n = r->n;
@@ -146,6 +190,7 @@ static void worker(int tid, void *p) {
   tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
   tl_run = r;
   tl_mine = mine;
+  long rooted_closes = 0;
   for (long e = r->batch.first; e <= r->batch.last; ++e) {
     const int root = root_of(r->seed ^ r->magic, e, n);
     const unsigned char key = key_of(e);
@@ -167,7 +212,7 @@ static void worker(int tid, void *p) {
     tu_random_delay(&rng, 20);
     void *got = ompext_bcast_tree_run(r->tree, tid, tid, is_root, mine,
                                       r->use_cpy ? cpy_fn : NULL, layout,
-                                      r->batch.spin);
+                                      r->close, r->batch.spin);
     bdata_t *root_data = &r->data[root];
     if (got != root_data)
       EPISODE_FAIL("root %d: tid %d got %p, not the root's data %p", root,
@@ -186,8 +231,7 @@ static void worker(int tid, void *p) {
     }
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
-    /* The caller's barrier after the broadcast. */
-    tu_barrier_wait(&r->barrier);
+    close_broadcast(r, tid, root, e, &rooted_closes);
   }
 }
 
@@ -235,9 +279,20 @@ static void run_config(const tu_options_t *o, bdata_t *data,
                        totals_t *t) {
   const ompext_services_t *svc = tu_services();
   void *mem = svc->alloc(ompext_bcast_tree_size(n));
+  void *close_mem = svc->alloc(ompext_bcast_close_size(n));
   run_t *r = calloc(1, sizeof(run_t));
-  if (!mem || !r)
+  int *seen = calloc(2 * (size_t)n, sizeof(int));
+  if (!mem || !close_mem || !r || !seen)
     tu_fatal("out of memory");
+  static const ompext_bcast_close_mode_t modes[] = {
+      OMPEXT_BCAST_CLOSE_AUTO, OMPEXT_BCAST_CLOSE_ROOTED,
+      OMPEXT_BCAST_CLOSE_BARRIER};
+  r->close_mode = modes[t->configs % 3];
+  /* fan-in 2 or 3, from the configuration; auto: copies of >= 1 us */
+  r->close = ompext_bcast_close_init(close_mem, n, 2 + (int)(t->configs % 2),
+                                     r->close_mode, 1000);
+  r->close_seen[0] = seen;
+  r->close_seen[1] = seen + n;
   r->magic = tu_mix64(o->seed * 31 + t->configs + 1);
   for (int i = 0; i < n; ++i)
     data[i].magic = r->magic;
@@ -251,8 +306,9 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   r->use_cpy = use_cpy;
   r->size = data[0].size;
   r->seed = o->seed;
-  snprintf(r->what, sizeof(r->what), "n=%d k=%d S=%zu cpy=%s", n, k,
-           r->size, use_cpy ? "memcpy" : "NULL");
+  snprintf(r->what, sizeof(r->what), "n=%d k=%d S=%zu cpy=%s close=%s", n,
+           k, r->size, use_cpy ? "memcpy" : "NULL",
+           ompext_bcast_close_names[r->close_mode]);
   tu_barrier_init(&r->barrier, n);
   char tids[800];
   tu_layout_cycle_describe(&r->layouts, tids, sizeof(tids));
@@ -268,7 +324,9 @@ static void run_config(const tu_options_t *o, bdata_t *data,
     printf("bcast %s layouts=%d episodes=%ld  %.2f s\n", r->what,
            r->layouts.count, episodes, tu_now() - start);
   tu_layout_cycle_free(&r->layouts);
+  free(seen);
   free(r);
+  svc->free_mem(close_mem);
   svc->free_mem(mem);
 }
 

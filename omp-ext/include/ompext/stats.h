@@ -29,6 +29,9 @@ typedef struct ompext_stats {
   uint64_t domain_barriers;
   uint64_t domain_reductions;
   uint64_t domain_broadcasts;
+  /* per thread: plain barriers that closed a broadcast as a barrier rooted
+     at its root (OMPEXT_BCAST_CLOSE) */
+  uint64_t rooted_closes;
   int counting;            /* nonzero when OMPEXT_STATS enabled counting */
 } ompext_stats_t;
 

@@ -1,0 +1,166 @@
+/*
+ * Closing a copyprivate broadcast.
+ *
+ * Copyprivate ends with a barrier, which also keeps the root's data alive
+ * until every copy is done.  The team's barrier (dissemination) is
+ * symmetric: the thread that arrives last, the slowest copier, leaves
+ * first and tends to win the next single.  With short copies that is the
+ * cheapest close.  With long ones the root moves from thread to thread, and
+ * a program that rebroadcasts mostly unchanged data then moves all of it
+ * through the caches at every broadcast, where a fixed root would let each
+ * receiver copy from lines it already holds.  So when the copies are long,
+ * the root asks for a rooted close instead: a k-ary combining tree re-rooted
+ * at the root (gather up, then release down), after which the root leaves
+ * first.  It costs a few line transfers more than the team's barrier; the
+ * threshold (params.c) keeps that small next to the copy.
+ *
+ * Who decides: the root, when it publishes, so that every thread of the
+ * broadcast learns the same choice with the root's mailbox (bcast_tree.c)
+ * and the team agrees on what its next barrier is.  What it decides from: a
+ * hint word, "copies are long", written by receivers that timed their copy:
+ * one broadcast in SAMPLE_EVERY per receiver, from before the copy to the
+ * closing barrier, so the clock costs nothing noticeable on short copies.
+ * A receiver stores the hint only when its verdict differs from it, so a
+ * steady program never moves the hint's line.  The hint is a heuristic and
+ * relaxed: a stale read picks a slower close, never a wrong one.
+ *
+ * The rooted barrier reuses the combining tree's halves (barrier_tree.h)
+ * over the team in rotated order: member index i is tid (root + i) mod n,
+ * read from a doubled identity table, so no table is built per episode.
+ * Its words count uses, as the tree barrier's do, whichever thread is the
+ * root: the root, which neither signals its arrival nor waits for its go,
+ * bumps both of its own words itself, unobserved (nobody waits on them in
+ * this use), so that after use u every word holds u bumps.  A word's
+ * signaller and waiter change with the root, but every thread signals a
+ * word for use u+1 only after it left use u, so no word runs ahead of its
+ * waiter.
+ */
+#ifndef _POSIX_C_SOURCE
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
+#endif
+
+#include "bcast_close.h"
+
+#include "barrier_tree.h"
+#include "pad.h"
+
+#include <stdatomic.h>
+#include <time.h>
+
+/* A receiver times one copy in this many. */
+#define SAMPLE_EVERY 16
+
+/* Each thread's own line: written and read by that thread only. */
+typedef struct close_own {
+  alignas(OMPEXT_CACHE_LINE) int pending; /* root + 1 of a rooted close; 0 */
+  unsigned countdown;                     /* receptions to the next sample */
+  uint64_t copy_start_ns;                 /* 0: no sample running */
+} close_own_t;
+
+struct ompext_bcast_close {
+  alignas(OMPEXT_CACHE_LINE) int nproc; /* read-only after init */
+  int k;
+  ompext_bcast_close_mode_t mode;
+  uint64_t long_ns;
+  int *rotation;             /* [2 * nproc]: rotation[j] = j mod nproc */
+  ompext_tree_slot_t *slots; /* [nproc], by tid */
+  close_own_t *own;          /* [nproc], by tid */
+  /* 1: receivers' recent copies were long.  Alone on its line. */
+  alignas(OMPEXT_CACHE_LINE) _Atomic int copies_long;
+};
+
+static uint64_t now_ns(void) {
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+size_t ompext_bcast_close_size(int nproc) {
+  return ompext_pad_bytes(sizeof(ompext_bcast_close_t)) +
+         (size_t)nproc * (sizeof(ompext_tree_slot_t) + sizeof(close_own_t)) +
+         ompext_pad_bytes(2 * (size_t)nproc * sizeof(int));
+}
+
+ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
+                                              ompext_bcast_close_mode_t mode,
+                                              uint64_t long_ns) {
+  ompext_bcast_close_t *c = mem;
+  char *p = (char *)mem + ompext_pad_bytes(sizeof(*c));
+  c->nproc = nproc;
+  c->k = k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
+         : k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
+                                 : k;
+  c->mode = mode;
+  c->long_ns = long_ns;
+  c->slots = (ompext_tree_slot_t *)p;
+  p += (size_t)nproc * sizeof(ompext_tree_slot_t);
+  c->own = (close_own_t *)p;
+  p += (size_t)nproc * sizeof(close_own_t);
+  c->rotation = (int *)p;
+  for (int j = 0; j < 2 * nproc; ++j)
+    c->rotation[j] = j % nproc;
+  for (int t = 0; t < nproc; ++t)
+    c->own[t].countdown = 1 + (unsigned)t % SAMPLE_EVERY; /* staggered */
+  atomic_init(&c->copies_long, 0);
+  return c;
+}
+
+int ompext_bcast_close_choose(ompext_bcast_close_t *c, int auto_allowed) {
+  switch (c->mode) {
+  case OMPEXT_BCAST_CLOSE_ROOTED:
+    return 1;
+  case OMPEXT_BCAST_CLOSE_AUTO:
+    /* relaxed: a hint; the choice travels to the team in the mailbox */
+    return auto_allowed &&
+           atomic_load_explicit(&c->copies_long, memory_order_relaxed);
+  default:
+    return 0;
+  }
+}
+
+void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,
+                             int rooted, int is_root) {
+  close_own_t *own = &c->own[tid];
+  own->pending = rooted ? root + 1 : 0;
+  if (is_root || c->mode != OMPEXT_BCAST_CLOSE_AUTO || --own->countdown)
+    return;
+  own->countdown = SAMPLE_EVERY;
+  own->copy_start_ns = now_ns();
+}
+
+int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid) {
+  close_own_t *own = &c->own[tid];
+  if (!own->pending && !own->copy_start_ns)
+    return -1; /* every barrier asks: keep the common answer cheap */
+  if (own->copy_start_ns) {
+    const int copies_long = now_ns() - own->copy_start_ns >= c->long_ns;
+    own->copy_start_ns = 0;
+    /* relaxed: a hint (see the top); store on change only */
+    if (atomic_load_explicit(&c->copies_long, memory_order_relaxed) !=
+        copies_long)
+      atomic_store_explicit(&c->copies_long, copies_long, memory_order_relaxed);
+  }
+  const int root = own->pending - 1;
+  own->pending = 0;
+  return root;
+}
+
+void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
+                             int root, unsigned spin_polls) {
+  const int n = c->nproc;
+  if (n <= 1)
+    return;
+  const ompext_tree_group_t rotated = {c->slots, c->rotation + root, n, c->k};
+  const int64_t index = (tid - root + n) % n;
+  if (index == 0) {
+    /* relaxed: nobody waits on the root's words in this use; the next
+       use's waiter sees the bump through the release chain that ends
+       this use (see the top) */
+    atomic_fetch_add_explicit(&c->slots[tid].arrived, OMPEXT_FLAG_BUMP,
+                              memory_order_relaxed);
+    atomic_fetch_add_explicit(&c->slots[tid].go, OMPEXT_FLAG_BUMP,
+                              memory_order_relaxed);
+  }
+  ompext_tree_arrive(&rotated, gtid, index, spin_polls);
+  ompext_tree_depart(&rotated, gtid, index);
+}

@@ -1,0 +1,38 @@
+/* Closing a copyprivate broadcast: the team's barrier, or a barrier rooted
+   at the broadcast's root when the copies are long (see bcast_close.c). */
+#ifndef OMPEXT_BCAST_CLOSE_H
+#define OMPEXT_BCAST_CLOSE_H
+
+#include "config.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct ompext_bcast_close ompext_bcast_close_t;
+
+size_t ompext_bcast_close_size(int nproc);
+/* Lays the state out in zeroed, OMPEXT_CACHE_LINE-aligned memory.  k: the
+   rooted barrier's fan-in; long_ns: under OMPEXT_BCAST_CLOSE_AUTO, copies
+   at least this long make the root ask for the rooted close. */
+ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
+                                              ompext_bcast_close_mode_t mode,
+                                              uint64_t long_ns);
+
+/* The root, before it publishes: 1 to ask for the rooted close.
+   auto_allowed 0 keeps the team's barrier under OMPEXT_BCAST_CLOSE_AUTO
+   (a team laid out over several domains). */
+int ompext_bcast_close_choose(ompext_bcast_close_t *c, int auto_allowed);
+/* Every thread of the broadcast, once it knows the root and its choice;
+   a receiver calls it before it copies (it may start timing the copy). */
+void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,
+                             int rooted, int is_root);
+/* At the caller's next barrier: the root whose rooted close this barrier
+   must be, or -1 for the team's own barrier.  Forgets the broadcast and
+   ends its copy-time sample. */
+int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid);
+/* The rooted barrier: returns once all nproc threads have called it with
+   the same root; the root returns first. */
+void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
+                             int root, unsigned spin_polls);
+
+#endif
