@@ -590,7 +590,7 @@ int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
         gb_zalloc(ompext_barrier_size(OMPEXT_BARRIER_DISSEMINATION, n, 1));
     if (!t->coll_mem || !t->after_mem)
       goto oom;
-    t->coll = ompext_bcast_tree_init(t->coll_mem, n, fanout);
+    t->coll = ompext_bcast_tree_init(t->coll_mem, n, fanout, fanout);
     t->after = ompext_barrier_init(OMPEXT_BARRIER_DISSEMINATION,
                                    t->after_mem, n, 1);
     const size_t bytes = ompext_pad_bytes(cfg->bcast_bytes);

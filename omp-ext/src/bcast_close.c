@@ -22,7 +22,8 @@
  * closing barrier, so the clock costs nothing noticeable on short copies.
  * A receiver stores the hint only when its verdict differs from it, so a
  * steady program never moves the hint's line.  The hint is a heuristic and
- * relaxed: a stale read picks a slower close, never a wrong one.
+ * relaxed: a stale read picks a slower close (or broadcast tree, for which
+ * bcast_tree.c reads the same hint), never a wrong one.
  *
  * The rooted barrier reuses the combining tree's halves (barrier_tree.h)
  * over the team in rotated order: member index i is tid (root + i) mod n,
@@ -61,6 +62,7 @@ struct ompext_bcast_close {
   alignas(OMPEXT_CACHE_LINE) int nproc; /* read-only after init */
   int k;
   ompext_bcast_close_mode_t mode;
+  int time_copies; /* receivers time one copy in SAMPLE_EVERY */
   uint64_t long_ns;
   int *rotation;             /* [2 * nproc]: rotation[j] = j mod nproc */
   ompext_tree_slot_t *slots; /* [nproc], by tid */
@@ -83,7 +85,8 @@ size_t ompext_bcast_close_size(int nproc) {
 
 ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
                                               ompext_bcast_close_mode_t mode,
-                                              uint64_t long_ns) {
+                                              uint64_t long_ns,
+                                              int time_copies) {
   ompext_bcast_close_t *c = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*c));
   c->nproc = nproc;
@@ -92,6 +95,7 @@ ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
                                  : k;
   c->mode = mode;
   c->long_ns = long_ns;
+  c->time_copies = time_copies || mode == OMPEXT_BCAST_CLOSE_AUTO;
   c->slots = (ompext_tree_slot_t *)p;
   p += (size_t)nproc * sizeof(ompext_tree_slot_t);
   c->own = (close_own_t *)p;
@@ -105,14 +109,18 @@ ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
   return c;
 }
 
-int ompext_bcast_close_choose(ompext_bcast_close_t *c, int auto_allowed) {
+int ompext_bcast_close_copies_long(ompext_bcast_close_t *c) {
+  /* relaxed: a hint; the root's choices travel to the team in the mailbox */
+  return atomic_load_explicit(&c->copies_long, memory_order_relaxed);
+}
+
+int ompext_bcast_close_choose(const ompext_bcast_close_t *c, int copies_long,
+                              int auto_allowed) {
   switch (c->mode) {
   case OMPEXT_BCAST_CLOSE_ROOTED:
     return 1;
   case OMPEXT_BCAST_CLOSE_AUTO:
-    /* relaxed: a hint; the choice travels to the team in the mailbox */
-    return auto_allowed &&
-           atomic_load_explicit(&c->copies_long, memory_order_relaxed);
+    return copies_long && auto_allowed;
   default:
     return 0;
   }
@@ -122,7 +130,7 @@ void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,
                              int rooted, int is_root) {
   close_own_t *own = &c->own[tid];
   own->pending = rooted ? root + 1 : 0;
-  if (is_root || c->mode != OMPEXT_BCAST_CLOSE_AUTO || --own->countdown)
+  if (is_root || !c->time_copies || --own->countdown)
     return;
   own->countdown = SAMPLE_EVERY;
   own->copy_start_ns = now_ns();

@@ -12,16 +12,22 @@ typedef struct ompext_bcast_close ompext_bcast_close_t;
 
 size_t ompext_bcast_close_size(int nproc);
 /* Lays the state out in zeroed, OMPEXT_CACHE_LINE-aligned memory.  k: the
-   rooted barrier's fan-in; long_ns: under OMPEXT_BCAST_CLOSE_AUTO, copies
-   at least this long make the root ask for the rooted close. */
+   rooted barrier's fan-in; long_ns: copies at least this long are long;
+   receivers time theirs under OMPEXT_BCAST_CLOSE_AUTO or when
+   time_copies is set (the broadcast's fan-out depends on it). */
 ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
                                               ompext_bcast_close_mode_t mode,
-                                              uint64_t long_ns);
+                                              uint64_t long_ns,
+                                              int time_copies);
 
-/* The root, before it publishes: 1 to ask for the rooted close.
-   auto_allowed 0 keeps the team's barrier under OMPEXT_BCAST_CLOSE_AUTO
-   (a team laid out over several domains). */
-int ompext_bcast_close_choose(ompext_bcast_close_t *c, int auto_allowed);
+/* The root, before it publishes: whether receivers' recent copies were
+   long (0 while nobody times them). */
+int ompext_bcast_close_copies_long(ompext_bcast_close_t *c);
+/* The root, before it publishes: 1 to ask for the rooted close.  Under
+   OMPEXT_BCAST_CLOSE_AUTO: copies_long, unless auto_allowed is 0 (a team
+   laid out over several domains keeps the team's barrier). */
+int ompext_bcast_close_choose(const ompext_bcast_close_t *c, int copies_long,
+                              int auto_allowed);
 /* Every thread of the broadcast, once it knows the root and its choice;
    a receiver calls it before it copies (it may start timing the copy). */
 void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,

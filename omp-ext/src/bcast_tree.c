@@ -3,6 +3,13 @@
  * Hoefler, Table 4.1; paper 000's tree broadcast).  Fan-out nproc-1 makes
  * it the flat broadcast in which every thread copies from the root.
  *
+ * Small or large: copyprivate gives the runtime no size, only a copy
+ * function, so the root goes by how long receivers' copies have recently
+ * taken (bcast_close.c): after long copies it uses the fan-out the model
+ * chose for large data (flat, as a rule: relays would copy the whole data
+ * once per level), else the one for small data.  Its choice travels in the
+ * mailbox with the rest, so every relay serves the same tree.
+ *
  * The root is whichever thread won the single, so the tree is re-rooted:
  * tid t has rank v = (t - root) mod n, and rank v's children are ranks
  * v*k+1 .. v*k+k.  A non-root cannot know the root in advance, so the
@@ -16,9 +23,9 @@
  * the root serves one representative per other domain (their leaders),
  * and each representative, the root included, a tree inside its domain.
  *
- * Closing: the root also decides how the broadcast is closed (bcast_close.c)
- * and the mailbox carries its choice to every thread, each of which notes
- * it before it copies.
+ * Closing: the root also decides how the broadcast is closed (bcast_close.c),
+ * on the same verdict, and the mailbox carries that to every thread too,
+ * each of which notes it before it copies.
  *
  * Counting: a word is bumped only in broadcasts where its owner is not the
  * root, so each owner counts its receptions; after its r-th reception its
@@ -28,47 +35,74 @@
  */
 #include "bcast_tree.h"
 
-#include "bcast_close.h"
 #include "pad.h"
 #include "wait.h"
 
+/* What the root decided; every thread of the broadcast learns it. */
+typedef struct bcast_episode {
+  int root;         /* tid of the root */
+  int fanout;       /* of this broadcast's tree */
+  int rooted_close; /* the root asks for the rooted close */
+} bcast_episode_t;
+
 typedef struct bcast_slot {
   alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t go; /* sender -> owner */
-  void *source;      /* data to copy from (the sender's) */
-  void *root_data;   /* what every thread returns */
-  int root;          /* tid of the root */
-  int rooted_close;  /* the root asks for the rooted close */
+  void *source;    /* data to copy from (the sender's) */
+  void *root_data; /* what every thread returns */
+  bcast_episode_t episode;
   uint64_t received; /* owner-only: broadcasts received so far */
+  int last_fanout;   /* owner-only: the fan-out of its last broadcast */
 } bcast_slot_t;
 
 struct ompext_bcast_tree {
   alignas(OMPEXT_CACHE_LINE) int nproc;
-  int fanout;
+  int fanout;          /* copies that are not long */
+  int long_fanout;     /* after long copies */
   bcast_slot_t *slots; /* [nproc] */
 };
+
+static int fanout_at_least_1(int fanout) { return fanout < 1 ? 1 : fanout; }
 
 size_t ompext_bcast_tree_size(int nproc) {
   return ompext_pad_bytes(sizeof(ompext_bcast_tree_t)) +
          (size_t)nproc * sizeof(bcast_slot_t);
 }
 
-ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout) {
+ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout,
+                                            int long_fanout) {
   ompext_bcast_tree_t *t = mem;
   t->nproc = nproc;
-  t->fanout = fanout < 1 ? 1 : fanout;
+  t->fanout = fanout_at_least_1(fanout);
+  t->long_fanout = fanout_at_least_1(long_fanout);
   t->slots = (bcast_slot_t *)((char *)mem + ompext_pad_bytes(sizeof(*t)));
   return t;
 }
 
+int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid) {
+  return t->slots[tid].last_fanout;
+}
+
 /* The mailbox before the signal: the release in the signal orders it. */
 static void fill_and_signal(bcast_slot_t *slot, int gtid, int child,
-                            void *source, void *root_data, int root,
-                            int rooted_close) {
+                            void *source, void *root_data,
+                            const bcast_episode_t *episode) {
   slot->source = source;
   slot->root_data = root_data;
-  slot->root = root;
-  slot->rooted_close = rooted_close;
+  slot->episode = *episode;
   ompext_signal(gtid, child, &slot->go);
+}
+
+/* The root's decisions: the tree's fan-out and how to close. */
+static bcast_episode_t root_decides(const ompext_bcast_tree_t *t, int tid,
+                                    const ompext_topo_layout_t *layout,
+                                    ompext_bcast_close_t *close) {
+  const int copies_long = close && ompext_bcast_close_copies_long(close);
+  return (bcast_episode_t){
+      .root = tid,
+      .fanout = copies_long ? t->long_fanout : t->fanout,
+      .rooted_close =
+          close && ompext_bcast_close_choose(close, copies_long,
+                                             !layout || layout->ndomains <= 1)};
 }
 
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
@@ -77,46 +111,41 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             ompext_bcast_close_t *close, unsigned spin_polls) {
   bcast_slot_t *mine = &t->slots[tid];
   const int n = t->nproc;
-  int root = tid;
   void *root_data = data;
-  int rooted_close = 0;
+  bcast_episode_t episode;
   if (is_root) {
-    if (close) {
-      rooted_close =
-          ompext_bcast_close_choose(close, !layout || layout->ndomains <= 1);
-      ompext_bcast_close_note(close, tid, root, rooted_close, 1);
-    }
+    episode = root_decides(t, tid, layout, close);
   } else {
     ompext_wait(gtid, &mine->go, ompext_expect(++mine->received, 1),
                 spin_polls);
-    root = mine->root;
+    episode = mine->episode;
     root_data = mine->root_data;
-    rooted_close = mine->rooted_close;
-    if (close)
-      ompext_bcast_close_note(close, tid, root, rooted_close, 0);
+  }
+  if (close)
+    ompext_bcast_close_note(close, tid, episode.root, episode.rooted_close,
+                            is_root);
+  if (!is_root) {
     if (cpy)
       cpy(data, mine->source);
     else
       data = root_data; /* nothing copied: children read the root too */
   }
+  const int k = episode.fanout, root = episode.root;
+  mine->last_fanout = k;
   if (layout && layout->ndomains > 1) {
     /* One representative per domain (see topology.h): ndomains-1 copies
        cross the costly level, the rest stay inside domains. */
     int child;
-    for (int j = 0; (child = ompext_topology_rooted_child(
-                         layout, t->fanout, t->fanout, root, tid, j)) >= 0;
+    for (int j = 0; (child = ompext_topology_rooted_child(layout, k, k, root,
+                                                          tid, j)) >= 0;
          ++j)
-      fill_and_signal(&t->slots[child], gtid, child, data, root_data, root,
-                      rooted_close);
+      fill_and_signal(&t->slots[child], gtid, child, data, root_data, &episode);
     return root_data;
   }
   const long rank = (tid - root + n) % n;
-  for (long c = rank * t->fanout + 1; c <= rank * t->fanout + t->fanout; ++c) {
-    if (c >= n)
-      break;
-    int child = (int)((c + root) % n);
-    fill_and_signal(&t->slots[child], gtid, child, data, root_data, root,
-                    rooted_close);
+  for (long c = rank * k + 1; c <= rank * k + k && c < n; ++c) {
+    const int child = (int)((c + root) % n);
+    fill_and_signal(&t->slots[child], gtid, child, data, root_data, &episode);
   }
   return root_data;
 }

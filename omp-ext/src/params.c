@@ -17,6 +17,13 @@
 
 #include <string.h>
 
+/* Copies this many times longer than what the rooted close costs over the
+   team's barrier make it worth keeping the root (bcast_close.c); they are
+   "long" copies, for the broadcast's fan-out too. */
+#define CLOSE_LONG_FACTOR 16
+/* Without a model: a transfer between cores of about 200 ns. */
+#define CLOSE_DEFAULT_EXTRA_NS 200.0
+
 static int levels_for(int nproc, const int *fanin, int given) {
   int levels = 0;
   long span = 1;
@@ -33,17 +40,25 @@ typedef struct model_pick {
   int m, tree_k;
   int reduce_tree, reduce_levels, reduce_fanin[OMPEXT_MAX_LEVELS];
   int bcast_fanout;
+  int bcast_long_fanout; /* for a message copied in the "long" time */
   double close_extra_ns; /* rooted close's cost over the dissemination's */
 } model_pick_t;
 
-static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
-                      int nproc, ompext_model_choice_t *out) {
+static int model_best_lines(const ompext_machine_t *machine,
+                            ompext_model_alg_t alg, int nproc, long lines,
+                            ompext_model_choice_t *out) {
   ompext_model_options_t opts;
   ompext_model_options_default(&opts);
   opts.max_m = OMPEXT_MAX_M; /* the runtime's bounds */
   opts.max_k = OMPEXT_MAX_FANIN;
   opts.max_depth = OMPEXT_MAX_LEVELS;
-  return ompext_model_best_config(&machine->params, &opts, alg, nproc, 1, out);
+  return ompext_model_best_config(&machine->params, &opts, alg, nproc, lines,
+                                  out);
+}
+
+static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
+                      int nproc, ompext_model_choice_t *out) {
+  return model_best_lines(machine, alg, nproc, 1, out);
 }
 
 static void model_choose(const ompext_machine_t *machine, int nproc,
@@ -82,13 +97,20 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
                      mp, nproc, pick->m, OMPEXT_MODEL_ROUNDS_ALGORITHM)
                      .min;
   pick->close_extra_ns = extra > mp->r_r ? extra : mp->r_r;
+  /* Long copies: the smallest message whose copy takes the "long" time
+     (T_N = o*N + q - p/N, ignoring p/N), and the root's fan-out the model
+     picks for it. */
+  const double long_ns = CLOSE_LONG_FACTOR * pick->close_extra_ns;
+  const long lines =
+      mp->o > 0 && long_ns > mp->q ? (long)((long_ns - mp->q) / mp->o) : 1;
+  pick->bcast_long_fanout =
+      model_best_lines(machine, OMPEXT_MODEL_BCAST_TREE, nproc,
+                       lines > 1 ? lines : 1, &c) == 0 &&
+              c.depth
+          ? c.fanout[0]
+          : nproc - 1;
 }
 
-/* Copies this many times longer than what the rooted close costs over the
-   team's barrier make it worth keeping the root (bcast_close.c). */
-#define CLOSE_LONG_FACTOR 16
-/* Without a model: a transfer between cores of about 200 ns. */
-#define CLOSE_DEFAULT_EXTRA_NS 200.0
 
 void ompext_params_choose(const ompext_config_t *cfg,
                           const ompext_machine_t *machine, int nproc,
@@ -145,6 +167,11 @@ void ompext_params_choose(const ompext_config_t *cfg,
     out->bcast_fanout = cfg->bcast_fanout;
   else
     out->bcast_fanout = model.have ? model.bcast_fanout : 2;
+  /* A fixed fan-out stays fixed; the model's depends on the copies. */
+  out->bcast_long_fanout =
+      cfg->bcast == OMPEXT_BCAST_FLAT || cfg->bcast_fanout ? out->bcast_fanout
+      : model.have ? model.bcast_long_fanout
+                   : (nproc > 1 ? nproc - 1 : 1);
   overridden |= cfg->bcast_fanout != 0;
 
   out->tree_k = cfg->barrier_k ? cfg->barrier_k : model.have ? model.tree_k : 4;
@@ -169,7 +196,7 @@ int ompext_params_describe(const ompext_config_t *cfg,
     snprintf(fanin + used, sizeof(fanin) - used, "%s%d", l ? "," : "",
              p->reduce_fanin[l]);
   }
-  char barrier[48], reduce[96], bcast[80], forkjoin[48];
+  char barrier[48], reduce[96], bcast[112], forkjoin[48];
   if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION)
     snprintf(barrier, sizeof(barrier), "dissemination(m=%d)", p->barrier_k);
   else if (cfg->barrier == OMPEXT_BARRIER_TREE ||
@@ -188,13 +215,10 @@ int ompext_params_describe(const ompext_config_t *cfg,
     snprintf(reduce, sizeof(reduce), "atomic");
   if (cfg->bcast == OMPEXT_BCAST_STOCK)
     snprintf(bcast, sizeof(bcast), "stock");
-  else if (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO)
-    snprintf(bcast, sizeof(bcast), "%s(k=%d,rooted close>=%.1fus)",
-             ompext_bcast_names[cfg->bcast], p->bcast_fanout,
-             p->bcast_close_long_ns / 1000.0);
   else
-    snprintf(bcast, sizeof(bcast), "%s(k=%d,%s close)",
+    snprintf(bcast, sizeof(bcast), "%s(k=%d,long copies>=%.1fus:k=%d,%s close)",
              ompext_bcast_names[cfg->bcast], p->bcast_fanout,
+             p->bcast_close_long_ns / 1000.0, p->bcast_long_fanout,
              ompext_bcast_close_names[cfg->bcast_close]);
   if (cfg->forkjoin == OMPEXT_FORKJOIN_TREE)
     snprintf(forkjoin, sizeof(forkjoin), "tree(k=%d)", p->forkjoin_fanout);

@@ -16,6 +16,7 @@ typedef struct ompext_team_params {
   int reduce_levels;             /* tree depth d */
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
   int bcast_fanout;              /* tree broadcast fan-out (nproc-1: flat) */
+  int bcast_long_fanout;         /* the same once copies are long */
   int forkjoin_fanout;           /* fork release / join gather tree */
   int tree_k;                    /* k-ary combining tree barrier fan-in
                                     (also a domain's tree when the barrier

@@ -188,11 +188,13 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   t->reduce = ompext_reduce_tree_init(p, nproc, params.reduce_fanin,
                                       params.reduce_levels);
   p += reduce_bytes;
-  t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout);
+  t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout,
+                                    params.bcast_long_fanout);
   p += bcast_bytes;
-  t->bcast_close =
-      ompext_bcast_close_init(p, nproc, params.tree_k, close_mode(cfg, alg),
-                              (uint64_t)params.bcast_close_long_ns);
+  t->bcast_close = ompext_bcast_close_init(
+      p, nproc, params.tree_k, close_mode(cfg, alg),
+      (uint64_t)params.bcast_close_long_ns,
+      params.bcast_long_fanout != params.bcast_fanout);
   p += close_bytes;
   t->topology = cfg->hierarchy ? topology : NULL;
   t->hier = NULL;

@@ -24,7 +24,10 @@
  *   - the source is the caller's parent in the episode's tree: in the
  *     k-ary tree over (tid - root) mod n without a layout, in the two-level
  *     tree of ompext_topology_rooted_parent (fan-out k at both levels) with
- *     one; validate_topology checks that tree's shape;
+ *     one; validate_topology checks that tree's shape.  k is the episode's:
+ *     the root picks the configuration's k, or after long copies its long
+ *     fan-out (n-1, or 1 when k is n-1), and every thread must learn the
+ *     same k;
  *   - after the call every byte of every non-root's payload is this
  *     episode's pattern;
  *   - every thread gets the root's data pointer back.
@@ -33,10 +36,12 @@
  * After each broadcast all threads pass a closing barrier (the caller's
  * guarantee); only after it are payloads rewritten.  The close follows the
  * broadcast's choice (bcast_close.c), with a mode per configuration in
- * turn: auto (rooted after copies of 1 us or more, so the big payloads mix
- * both kinds), rooted, or barrier.  Checked: every thread learns the same
- * close, rooted at this episode's root, in every thread, under rooted, never
- * under barrier; and in a rooted close no thread leaves before all arrived.
+ * turn: auto (rooted after copies of 1 us or more, so the big payloads and
+ * the episodes with random delays mix both kinds), rooted, or barrier.
+ * Checked: every thread learns the same close, rooted at this episode's
+ * root, in every thread, under rooted, never under barrier, and under auto
+ * on a flat layout exactly when the long fan-out was used; and in a rooted
+ * close no thread leaves before all arrived.
  * Otherwise the test's own barrier closes the broadcast.
  *
  * Each configuration runs in two batches on fresh pthreads, reusing the
@@ -69,15 +74,16 @@ typedef struct run {
   ompext_bcast_tree_t *tree;
   ompext_bcast_close_t *close;
   ompext_bcast_close_mode_t close_mode;
-  int *close_seen[2]; /* [n] each: what each tid learned, by episode parity */
+  int *close_seen[2];  /* [n] each: what each tid learned, by episode parity */
+  int *fanout_seen[2]; /* [n] each: likewise, the tree's fan-out */
   _Atomic long close_arrivals; /* arrivals at rooted closes, all threads */
   bdata_t *data;
   const unsigned char *base; /* [S] random, read only */
   tu_layout_cycle_t layouts; /* one per episode, in turn */
   tu_barrier_t barrier;
-  int n, fanout, use_cpy;
+  int n, fanout, long_fanout, use_cpy;
   size_t size;
-  char what[96]; /* the configuration, for messages */
+  char what[128]; /* the configuration, for messages */
   tu_batch_t batch; /* episodes of the current batch */
   uint64_t seed, magic;
 } run_t;
@@ -87,7 +93,7 @@ static _Thread_local bdata_t *tl_mine;
 static _Thread_local uint64_t tl_episode;
 static _Thread_local unsigned tl_cpy_calls;
 static _Thread_local const run_t *tl_run;
-static _Thread_local int tl_parent; /* the tid cpy must copy from */
+static _Thread_local int tl_source; /* the tid cpy copied from; -1: none */
 static _Thread_local int tl_ndomains; /* of this episode's layout */
 
 static int root_of(uint64_t seed, long e, int n) {
@@ -100,14 +106,14 @@ static unsigned char key_of(long e) {
   return (unsigned char)(1 + (e % 2) * 128 + (e * 37) % 127);
 }
 
-/* tid's parent in the tree of a broadcast from root over layout. */
+/* tid's parent in the tree of fan-out k of a broadcast from root over
+   layout. */
 static int parent_in_tree(const run_t *r, const ompext_topo_layout_t *layout,
-                          int root, int tid) {
+                          int k, int root, int tid) {
   if (layout)
-    return ompext_topology_rooted_parent(layout, r->fanout, r->fanout, root,
-                                         tid);
+    return ompext_topology_rooted_parent(layout, k, k, root, tid);
   const long v = (tid - root + r->n) % r->n;
-  return (int)(((v - 1) / r->fanout + root) % r->n);
+  return (int)(((v - 1) / k + root) % r->n);
 }
 
 /* A violation in the calling thread's current broadcast. */
@@ -128,10 +134,7 @@ static void cpy_fn(void *dst_p, void *src_p) {
     EPISODE_FAIL("cpy from %p, not a payload of this team", src_p);
     return;
   }
-  if (src != &r->data[tl_parent])
-    EPISODE_FAIL("tid %d copies from tid %d, not from its parent %d in the "
-                 "tree",
-                 (int)(dst - r->data), (int)(src - r->data), tl_parent);
+  tl_source = (int)(src - r->data); /* its parent?  Checked after the run */
   if (src->stamp != tl_episode)
     EPISODE_FAIL("cpy from a source holding episode %llu's value",
                  (unsigned long long)src->stamp);
@@ -151,9 +154,10 @@ static size_t count_wrong(const unsigned char *p, const unsigned char *base,
 /* The caller's barrier after the broadcast, as the broadcast's root chose
    it (see the top).  rooted_closes: this thread's count of them, the same
    in every thread when all agree. */
-static void close_broadcast(run_t *r, int tid, int root, long e,
+static void close_broadcast(run_t *r, int tid, int root, long e, int flat,
                             long *rooted_closes) {
   const int n = r->n;
+  const int k = r->fanout_seen[e & 1][tid];
   const int close_root = ompext_bcast_close_take(r->close, tid);
   int *seen = r->close_seen[e & 1];
   seen[tid] = close_root;
@@ -162,6 +166,12 @@ static void close_broadcast(run_t *r, int tid, int root, long e,
       (close_root != -1 && close_root != root))
     EPISODE_FAIL("root %d: tid %d learned the close %d under mode %s", root,
                  tid, close_root, ompext_bcast_close_names[r->close_mode]);
+  if (r->close_mode == OMPEXT_BCAST_CLOSE_AUTO && flat &&
+      r->long_fanout != r->fanout &&
+      (close_root >= 0) != (k == r->long_fanout))
+    EPISODE_FAIL("root %d: tid %d learned the close %d with fan-out %d "
+                 "(long copies: %d)",
+                 root, tid, close_root, k, r->long_fanout);
   if (close_root < 0) {
     tu_barrier_wait(&r->barrier);
   } else {
@@ -176,10 +186,12 @@ static void close_broadcast(run_t *r, int tid, int root, long e,
                    root, tid, arrived, (long)n * *rooted_closes);
   }
   /* Written before the close, read after it; rewritten two episodes on. */
-  const int other = seen[(tid + 1) % n];
-  if (other != close_root)
-    EPISODE_FAIL("root %d: tid %d learned the close %d, tid %d %d", root,
-                 tid, close_root, (tid + 1) % n, other);
+  const int next = (tid + 1) % n;
+  if (seen[next] != close_root || r->fanout_seen[e & 1][next] != k)
+    EPISODE_FAIL("root %d: tid %d learned the close %d and fan-out %d, "
+                 "tid %d %d and %d",
+                 root, tid, close_root, k, next, seen[next],
+                 r->fanout_seen[e & 1][next]);
 }
 
 static void worker(int tid, void *p) {
@@ -208,11 +220,23 @@ static void worker(int tid, void *p) {
     tl_ndomains = tu_layout_domains(layout);
     tl_episode = (uint64_t)e;
     tl_cpy_calls = 0;
-    tl_parent = is_root ? -1 : parent_in_tree(r, layout, root, tid);
+    tl_source = -1;
     tu_random_delay(&rng, 20);
     void *got = ompext_bcast_tree_run(r->tree, tid, tid, is_root, mine,
                                       r->use_cpy ? cpy_fn : NULL, layout,
                                       r->close, r->batch.spin);
+    const int k = ompext_bcast_tree_last_fanout(r->tree, tid);
+    if (k != r->fanout && k != r->long_fanout)
+      EPISODE_FAIL("root %d: tid %d's tree has fan-out %d, neither %d nor %d",
+                   root, tid, k, r->fanout, r->long_fanout);
+    r->fanout_seen[e & 1][tid] = k;
+    if (!is_root && r->use_cpy) {
+      const int parent = parent_in_tree(r, layout, k, root, tid);
+      if (tl_source != parent)
+        EPISODE_FAIL("root %d: tid %d copies from tid %d, not from its "
+                     "parent %d in the tree of fan-out %d",
+                     root, tid, tl_source, parent, k);
+    }
     bdata_t *root_data = &r->data[root];
     if (got != root_data)
       EPISODE_FAIL("root %d: tid %d got %p, not the root's data %p", root,
@@ -231,7 +255,7 @@ static void worker(int tid, void *p) {
     }
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
-    close_broadcast(r, tid, root, e, &rooted_closes);
+    close_broadcast(r, tid, root, e, tl_ndomains <= 1, &rooted_closes);
   }
 }
 
@@ -281,7 +305,7 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   void *mem = svc->alloc(ompext_bcast_tree_size(n));
   void *close_mem = svc->alloc(ompext_bcast_close_size(n));
   run_t *r = calloc(1, sizeof(run_t));
-  int *seen = calloc(2 * (size_t)n, sizeof(int));
+  int *seen = calloc(4 * (size_t)n, sizeof(int));
   if (!mem || !close_mem || !r || !seen)
     tu_fatal("out of memory");
   static const ompext_bcast_close_mode_t modes[] = {
@@ -289,25 +313,30 @@ static void run_config(const tu_options_t *o, bdata_t *data,
       OMPEXT_BCAST_CLOSE_BARRIER};
   r->close_mode = modes[t->configs % 3];
   /* fan-in 2 or 3, from the configuration; auto: copies of >= 1 us */
+  const int long_fanout = k == n - 1 || n < 2 ? 1 : n - 1;
   r->close = ompext_bcast_close_init(close_mem, n, 2 + (int)(t->configs % 2),
-                                     r->close_mode, 1000);
-  r->close_seen[0] = seen;
-  r->close_seen[1] = seen + n;
+                                     r->close_mode, 1000, long_fanout != k);
+  for (int i = 0; i < 2; ++i) {
+    r->close_seen[i] = seen + i * n;
+    r->fanout_seen[i] = seen + (2 + i) * n;
+  }
   r->magic = tu_mix64(o->seed * 31 + t->configs + 1);
   for (int i = 0; i < n; ++i)
     data[i].magic = r->magic;
   tu_layout_cycle_init(&r->layouts, n, o->domains, o->ndomains, t->configs,
                        r->magic);
-  r->tree = ompext_bcast_tree_init(mem, n, k);
+  r->tree = ompext_bcast_tree_init(mem, n, k, long_fanout);
   r->data = data;
   r->base = base;
   r->n = n;
   r->fanout = k;
+  r->long_fanout = long_fanout;
   r->use_cpy = use_cpy;
   r->size = data[0].size;
   r->seed = o->seed;
-  snprintf(r->what, sizeof(r->what), "n=%d k=%d S=%zu cpy=%s close=%s", n,
-           k, r->size, use_cpy ? "memcpy" : "NULL",
+  snprintf(r->what, sizeof(r->what),
+           "n=%d k=%d (long: %d) S=%zu cpy=%s close=%s", n, k, long_fanout,
+           r->size, use_cpy ? "memcpy" : "NULL",
            ompext_bcast_close_names[r->close_mode]);
   tu_barrier_init(&r->barrier, n);
   char tids[800];
