@@ -639,3 +639,30 @@ void tu_parse_options(int argc, char **argv, tu_options_t *o,
   }
   tu_set_wait_timeout(o->timeout_s);
 }
+
+/* ---- checking a barrier under test -------------------------------------- */
+
+void tu_arrive(tu_arrival_t *arrivals, int tid, long e) {
+  /* relaxed: the barrier under test is what must order it */
+  atomic_store_explicit(&arrivals[tid].counter, (uint64_t)e,
+                        memory_order_relaxed);
+  arrivals[tid].plain[e & 1] = (uint64_t)e;
+}
+
+unsigned long tu_check_arrivals(const tu_arrival_t *arrivals, int n, int tid,
+                                long e, const char *what) {
+  for (int u = 0; u < n; ++u) {
+    uint64_t c =
+        atomic_load_explicit(&arrivals[u].counter, memory_order_relaxed);
+    uint64_t s = arrivals[u].plain[e & 1];
+    if (c < (uint64_t)e || c > (uint64_t)e + 1)
+      tu_fail("%s n=%d episode %ld: tid %d left the barrier while tid %d's "
+              "arrival counter is %llu",
+              what, n, e, tid, u, (unsigned long long)c);
+    if (s != (uint64_t)e)
+      tu_fail("%s n=%d episode %ld: tid %d sees tid %d's plain slot %llu, "
+              "expected %ld",
+              what, n, e, tid, u, (unsigned long long)s, e);
+  }
+  return (unsigned long)n;
+}

@@ -140,6 +140,24 @@ void tu_barrier_init(tu_barrier_t *b, int n);
    (acq_rel on the counter, release/acquire on the generation). */
 void tu_barrier_wait(tu_barrier_t *b);
 
+/* ---- checking a barrier under test -------------------------------------- */
+
+/* Each tid's arrival record: before the barrier of episode e a thread
+   records e, in an atomic counter and in a plain slot chosen by episode
+   parity; after the barrier every record must say e (a counter may already
+   say e+1), or some thread left before all had arrived.  Under
+   ThreadSanitizer the plain slots also need the barrier's ordering. */
+typedef struct tu_arrival {
+  alignas(TU_LINE) _Atomic uint64_t counter;
+  uint64_t plain[2];
+} tu_arrival_t;
+
+void tu_arrive(tu_arrival_t *arrivals, int tid, long e);
+/* After episode e's barrier: checks the n records, reports violations
+   naming `what`; returns the number of records checked. */
+unsigned long tu_check_arrivals(const tu_arrival_t *arrivals, int n, int tid,
+                                long e, const char *what);
+
 /* ---- results ------------------------------------------------------------ */
 
 /* Records one violation; prints the first few (thread-safe). */

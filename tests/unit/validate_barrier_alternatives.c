@@ -251,15 +251,10 @@ static ompext_services_t checking;
 
 /* ---- one configuration ---------------------------------------------------- */
 
-typedef struct arrival {
-  alignas(TU_LINE) _Atomic uint64_t counter;
-  uint64_t plain[2];
-} arrival_t;
-
 typedef struct run {
   const algo_t *algo;
   void *barrier;
-  arrival_t *arrivals;
+  tu_arrival_t *arrivals;
   setup_t s;
   const char *what; /* the configuration but n, for messages */
   tu_batch_t batch; /* the second batch runs with gtids offset */
@@ -281,26 +276,11 @@ static void worker(int tid, void *p) {
   unsigned long checks = 0;
   for (long e = r->batch.first; e <= r->batch.last; ++e) {
     tu_random_delay(&rng, 20);
-    atomic_store_explicit(&r->arrivals[tid].counter, (uint64_t)e,
-                          memory_order_relaxed);
-    r->arrivals[tid].plain[e & 1] = (uint64_t)e;
+    tu_arrive(r->arrivals, tid, e);
     r->algo->wait(r->barrier, gtid, tid, r->batch.spin);
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
-    for (int u = 0; u < n; ++u) {
-      uint64_t c = atomic_load_explicit(&r->arrivals[u].counter,
-                                        memory_order_relaxed);
-      uint64_t s = r->arrivals[u].plain[e & 1];
-      if (c < (uint64_t)e || c > (uint64_t)e + 1)
-        tu_fail("%s n=%d episode %ld: tid %d left the barrier while tid "
-                "%d's arrival counter is %llu",
-                r->what, n, e, tid, u, (unsigned long long)c);
-      if (s != (uint64_t)e)
-        tu_fail("%s n=%d episode %ld: tid %d sees tid %d's plain slot %llu, "
-                "expected %ld",
-                r->what, n, e, tid, u, (unsigned long long)s, e);
-      ++checks;
-    }
+    checks += tu_check_arrivals(r->arrivals, n, tid, e, r->what);
   }
   atomic_fetch_add_explicit(&r->checks, checks, memory_order_relaxed);
 }
@@ -349,7 +329,7 @@ static void run_config(const tu_options_t *o, const algo_t *a,
   name_setup(a, s, what, sizeof(what));
   const size_t bytes = a->size(s);
   char *mem = svc->alloc(bytes);
-  arrival_t *arrivals = svc->alloc((size_t)n * sizeof(arrival_t));
+  tu_arrival_t *arrivals = svc->alloc((size_t)n * sizeof(tu_arrival_t));
   _Atomic int *owner = svc->alloc((bytes / 8 + 1) * sizeof(_Atomic int));
   if (!mem || !arrivals || !owner)
     tu_fatal("out of memory");

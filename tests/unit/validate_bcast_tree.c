@@ -40,8 +40,8 @@
  * the episodes with random delays mix both kinds), rooted, or barrier.
  * Checked: every thread learns the same close, rooted at this episode's
  * root, in every thread, under rooted, never under barrier, and under auto
- * on a flat layout exactly when the long fan-out was used; and in a rooted
- * close no thread leaves before all arrived.
+ * on a flat layout exactly when the long fan-out was used; and no thread
+ * leaves the close before all arrived (tu_check_arrivals).
  * Otherwise the test's own barrier closes the broadcast.
  *
  * Each configuration runs in two batches on fresh pthreads, reusing the
@@ -76,7 +76,7 @@ typedef struct run {
   ompext_bcast_close_mode_t close_mode;
   int *close_seen[2];  /* [n] each: what each tid learned, by episode parity */
   int *fanout_seen[2]; /* [n] each: likewise, the tree's fan-out */
-  _Atomic long close_arrivals; /* arrivals at rooted closes, all threads */
+  tu_arrival_t *arrivals;      /* [n]: the closing barrier's phase check */
   bdata_t *data;
   const unsigned char *base; /* [S] random, read only */
   tu_layout_cycle_t layouts; /* one per episode, in turn */
@@ -152,10 +152,8 @@ static size_t count_wrong(const unsigned char *p, const unsigned char *base,
 }
 
 /* The caller's barrier after the broadcast, as the broadcast's root chose
-   it (see the top).  rooted_closes: this thread's count of them, the same
-   in every thread when all agree. */
-static void close_broadcast(run_t *r, int tid, int root, long e, int flat,
-                            long *rooted_closes) {
+   it (see the top). */
+static void close_broadcast(run_t *r, int tid, int root, long e, int flat) {
   const int n = r->n;
   const int k = r->fanout_seen[e & 1][tid];
   const int close_root = ompext_bcast_close_take(r->close, tid);
@@ -172,19 +170,12 @@ static void close_broadcast(run_t *r, int tid, int root, long e, int flat,
     EPISODE_FAIL("root %d: tid %d learned the close %d with fan-out %d "
                  "(long copies: %d)",
                  root, tid, close_root, k, r->long_fanout);
-  if (close_root < 0) {
+  tu_arrive(r->arrivals, tid, e);
+  if (close_root < 0)
     tu_barrier_wait(&r->barrier);
-  } else {
-    /* relaxed: a count; the barrier's own ordering is what is tested */
-    atomic_fetch_add_explicit(&r->close_arrivals, 1, memory_order_relaxed);
+  else
     ompext_bcast_close_wait(r->close, tid, tid, root, r->batch.spin);
-    const long arrived =
-        atomic_load_explicit(&r->close_arrivals, memory_order_relaxed);
-    if (arrived < (long)n * ++*rooted_closes)
-      EPISODE_FAIL("root %d: tid %d left a rooted close after %ld of %ld "
-                   "arrivals",
-                   root, tid, arrived, (long)n * *rooted_closes);
-  }
+  tu_check_arrivals(r->arrivals, n, tid, e, r->what);
   /* Written before the close, read after it; rewritten two episodes on. */
   const int next = (tid + 1) % n;
   if (seen[next] != close_root || r->fanout_seen[e & 1][next] != k)
@@ -202,7 +193,6 @@ static void worker(int tid, void *p) {
   tu_rng_seed(&rng, r->seed, r->magic, (uint64_t)r->batch.first * 1024 + (uint64_t)tid);
   tl_run = r;
   tl_mine = mine;
-  long rooted_closes = 0;
   for (long e = r->batch.first; e <= r->batch.last; ++e) {
     const int root = root_of(r->seed ^ r->magic, e, n);
     const unsigned char key = key_of(e);
@@ -255,7 +245,7 @@ static void worker(int tid, void *p) {
     }
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
-    close_broadcast(r, tid, root, e, tl_ndomains <= 1, &rooted_closes);
+    close_broadcast(r, tid, root, e, tl_ndomains <= 1);
   }
 }
 
@@ -304,9 +294,10 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   const ompext_services_t *svc = tu_services();
   void *mem = svc->alloc(ompext_bcast_tree_size(n));
   void *close_mem = svc->alloc(ompext_bcast_close_size(n));
+  tu_arrival_t *arrivals = svc->alloc((size_t)n * sizeof(tu_arrival_t));
   run_t *r = calloc(1, sizeof(run_t));
   int *seen = calloc(4 * (size_t)n, sizeof(int));
-  if (!mem || !close_mem || !r || !seen)
+  if (!mem || !close_mem || !arrivals || !r || !seen)
     tu_fatal("out of memory");
   static const ompext_bcast_close_mode_t modes[] = {
       OMPEXT_BCAST_CLOSE_AUTO, OMPEXT_BCAST_CLOSE_ROOTED,
@@ -316,6 +307,7 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   const int long_fanout = k == n - 1 || n < 2 ? 1 : n - 1;
   r->close = ompext_bcast_close_init(close_mem, n, 2 + (int)(t->configs % 2),
                                      r->close_mode, 1000, long_fanout != k);
+  r->arrivals = arrivals;
   for (int i = 0; i < 2; ++i) {
     r->close_seen[i] = seen + i * n;
     r->fanout_seen[i] = seen + (2 + i) * n;
@@ -355,6 +347,7 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   tu_layout_cycle_free(&r->layouts);
   free(seen);
   free(r);
+  svc->free_mem(arrivals);
   svc->free_mem(close_mem);
   svc->free_mem(mem);
 }

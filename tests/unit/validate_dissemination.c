@@ -33,15 +33,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-typedef struct arrival {
-  alignas(TU_LINE) _Atomic uint64_t counter;
-  uint64_t plain[2];
-} arrival_t;
-
 typedef struct run {
   ompext_dissemination_t *barrier;
-  arrival_t *arrivals;
+  tu_arrival_t *arrivals;
   int n, m;
+  char what[48]; /* "dissemination m=M", for messages */
   tu_batch_t batch; /* episodes of the current batch */
   uint64_t seed;
   _Atomic unsigned long checks;
@@ -56,26 +52,11 @@ static void worker(int tid, void *p) {
   unsigned long checks = 0;
   for (long e = r->batch.first; e <= r->batch.last; ++e) {
     tu_random_delay(&rng, 20);
-    atomic_store_explicit(&r->arrivals[tid].counter, (uint64_t)e,
-                          memory_order_relaxed);
-    r->arrivals[tid].plain[e & 1] = (uint64_t)e;
+    tu_arrive(r->arrivals, tid, e);
     ompext_dissemination_wait(r->barrier, tid, tid, r->batch.spin);
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
-    for (int u = 0; u < n; ++u) {
-      uint64_t c = atomic_load_explicit(&r->arrivals[u].counter,
-                                        memory_order_relaxed);
-      uint64_t s = r->arrivals[u].plain[e & 1];
-      if (c < (uint64_t)e || c > (uint64_t)e + 1)
-        tu_fail("dissemination n=%d m=%d episode %ld: tid %d left the "
-                "barrier while tid %d's arrival counter is %llu",
-                n, r->m, e, tid, u, (unsigned long long)c);
-      if (s != (uint64_t)e)
-        tu_fail("dissemination n=%d m=%d episode %ld: tid %d sees tid %d's "
-                "plain slot %llu, expected %ld",
-                n, r->m, e, tid, u, (unsigned long long)s, e);
-      ++checks;
-    }
+    checks += tu_check_arrivals(r->arrivals, n, tid, e, r->what);
   }
   atomic_fetch_add_explicit(&r->checks, checks, memory_order_relaxed);
 }
@@ -110,7 +91,7 @@ int main(int argc, char **argv) {
       const int m_eff = m < 1 ? 1 : m > OMPEXT_MAX_M ? OMPEXT_MAX_M : m;
       size_t bytes = ompext_dissemination_size(n, m_eff);
       void *mem = svc->alloc(bytes);
-      arrival_t *arrivals = svc->alloc((size_t)n * sizeof(arrival_t));
+      tu_arrival_t *arrivals = svc->alloc((size_t)n * sizeof(tu_arrival_t));
       if (!mem || !arrivals)
         tu_fatal("out of memory");
       ompext_dissemination_t *b = ompext_dissemination_init(mem, n, m);
@@ -122,6 +103,7 @@ int main(int argc, char **argv) {
       tu_set_context("dissemination n=%d m=%d", n, m);
       run_t r = {.barrier = b, .arrivals = arrivals, .n = n, .m = m,
                  .seed = o.seed};
+      snprintf(r.what, sizeof(r.what), "dissemination m=%d", m);
       atomic_init(&r.checks, 0);
       tu_run_two_batches(n, episodes, &o, configs, worker, &r, &r.batch);
       checks += atomic_load_explicit(&r.checks, memory_order_relaxed);
