@@ -50,14 +50,6 @@ struct ompext_tree {
   tree_slot_t *slots; /* [nproc] */
 };
 
-static int clamp_k(int k) {
-  if (k < OMPEXT_TREE_MIN_K)
-    return OMPEXT_TREE_MIN_K;
-  if (k > OMPEXT_TREE_MAX_K)
-    return OMPEXT_TREE_MAX_K;
-  return k;
-}
-
 size_t ompext_tree_size(int nproc, int k) {
   (void)k;
   return ompext_pad_bytes(sizeof(ompext_tree_t)) +
@@ -67,7 +59,7 @@ size_t ompext_tree_size(int nproc, int k) {
 ompext_tree_t *ompext_tree_init(void *mem, int nproc, int k) {
   ompext_tree_t *b = mem;
   b->nproc = nproc;
-  b->k = clamp_k(k);
+  b->k = ompext_tree_clamp_k(k);
   b->slots = (void *)((char *)mem + ompext_pad_bytes(sizeof(*b)));
   return b;
 }

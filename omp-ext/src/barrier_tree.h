@@ -10,6 +10,12 @@
 #define OMPEXT_TREE_MIN_K 2
 #define OMPEXT_TREE_MAX_K 64
 
+static inline int ompext_tree_clamp_k(int k) {
+  return k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
+         : k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
+                                 : k;
+}
+
 typedef struct ompext_tree ompext_tree_t;
 
 /* The words of one tid in a combining tree (see barrier_tree.c), each

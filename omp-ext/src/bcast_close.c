@@ -90,9 +90,7 @@ ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
   ompext_bcast_close_t *c = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*c));
   c->nproc = nproc;
-  c->k = k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
-         : k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
-                                 : k;
+  c->k = ompext_tree_clamp_k(k);
   c->mode = mode;
   c->long_ns = long_ns;
   c->time_copies = time_copies || mode == OMPEXT_BCAST_CLOSE_AUTO;

@@ -111,7 +111,6 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
           : nproc - 1;
 }
 
-
 void ompext_params_choose(const ompext_config_t *cfg,
                           const ompext_machine_t *machine, int nproc,
                           ompext_team_params_t *out) {

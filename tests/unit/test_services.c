@@ -573,6 +573,14 @@ static _Noreturn void usage_exit(const char *argv0, const char *usage,
   exit(status);
 }
 
+/* A list option's value into out[] (each >= lo); *count gets how many. */
+static void list_option(const char *val, int lo, int *out, int *count,
+                        const char *argv0, const char *usage) {
+  *count = tu_parse_list(val, lo, out, TU_MAX_LIST);
+  if (*count <= 0)
+    usage_exit(argv0, usage, 2);
+}
+
 void tu_parse_options(int argc, char **argv, tu_options_t *o,
                       const char *usage) {
   int bare = 0;
@@ -600,21 +608,13 @@ void tu_parse_options(int argc, char **argv, tu_options_t *o,
     } else if (!strcmp(a, "-v")) {
       o->verbose = 1;
     } else if (!strcmp(a, "-n")) {
-      o->nthreads = tu_parse_list(val, 1, o->threads, TU_MAX_LIST);
-      if (o->nthreads <= 0)
-        usage_exit(argv[0], usage, 2);
+      list_option(val, 1, o->threads, &o->nthreads, argv[0], usage);
     } else if (!strcmp(a, "-k")) {
-      o->nlist = tu_parse_list(val, 0, o->list, TU_MAX_LIST);
-      if (o->nlist <= 0)
-        usage_exit(argv[0], usage, 2);
+      list_option(val, 0, o->list, &o->nlist, argv[0], usage);
     } else if (!strcmp(a, "-d")) {
-      o->ndomains = tu_parse_list(val, 1, o->domains, TU_MAX_LIST);
-      if (o->ndomains <= 0)
-        usage_exit(argv[0], usage, 2);
+      list_option(val, 1, o->domains, &o->ndomains, argv[0], usage);
     } else if (!strcmp(a, "-m")) {
-      o->nmlist = tu_parse_list(val, 0, o->mlist, TU_MAX_LIST);
-      if (o->nmlist <= 0)
-        usage_exit(argv[0], usage, 2);
+      list_option(val, 0, o->mlist, &o->nmlist, argv[0], usage);
     } else if (!strcmp(a, "-f")) {
       o->text = val;
     } else if (!strcmp(a, "-e")) {
