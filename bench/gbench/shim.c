@@ -575,7 +575,7 @@ int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
     c.reduce_levels = cfg->fanin_len;
     memcpy(c.reduce_fanin, cfg->fanin, sizeof(int) * (size_t)cfg->fanin_len);
     ompext_team_params_t p;
-    ompext_params_choose(&c, NULL, n, &p); /* fixed defaults, no model */
+    ompext_params_choose(&c, NULL, n, 0, &p); /* fixed defaults, no model */
     t->coll_mem = gb_zalloc(ompext_reduce_tree_size(n));
     if (!t->coll_mem)
       goto oom;

@@ -3,9 +3,16 @@
  * join gather on its own per-thread flags (so pooled workers, ICV push,
  * sleeping and task draining stay exactly stock); the plugin only says who
  * releases and gathers whom.  Here: a k-ary tree in tid order, children of
- * t being t*k+1 .. t*k+k, which the cost model will later shape per level.
+ * t being t*k+1 .. t*k+k, with k from params.c, and the table that holds a
+ * team's tree (this one or the topology's) so that a fork or join costs a
+ * few loads, not a division and a walk, on every thread.
  */
 #include "forkjoin_tree.h"
+
+#include "config.h"
+#include "pad.h"
+
+#include <string.h>
 
 int ompext_forkjoin_tree(int nproc, int fanout, int tid, int *parent,
                          int *children, int cap) {
@@ -15,4 +22,38 @@ int ompext_forkjoin_tree(int nproc, int fanout, int tid, int *parent,
   for (long c = tid * k + 1; c <= tid * k + k && c < nproc && n < cap; ++c)
     children[n++] = (int)c;
   return n;
+}
+
+size_t ompext_forkjoin_table_size(int nproc) {
+  return ompext_pad_bytes((size_t)nproc * sizeof(ompext_forkjoin_node_t)) +
+         ompext_pad_bytes((size_t)nproc * sizeof(int));
+}
+
+void ompext_forkjoin_table_init(ompext_forkjoin_table_t *t, void *mem,
+                                int nproc) {
+  t->nproc = nproc;
+  t->node = mem;
+  t->kids = (int *)((char *)mem + ompext_pad_bytes((size_t)nproc *
+                                                   sizeof(*t->node)));
+}
+
+int ompext_forkjoin_table_fill(ompext_forkjoin_table_t *t, ompext_tree_gen_t gen,
+                               const void *arg, int max_children) {
+  int buf[OMPEXT_MAX_FANIN];
+  const int cap = max_children < OMPEXT_MAX_FANIN ? max_children
+                                                  : OMPEXT_MAX_FANIN;
+  int used = 0;
+  for (int tid = 0; tid < t->nproc; ++tid) {
+    ompext_forkjoin_node_t *node = &t->node[tid];
+    const int count = gen(arg, tid, &node->parent, buf, cap);
+    if (count < 0 || count > cap || count > t->nproc - used)
+      return -1;
+    node->first = used;
+    node->count = count;
+    memcpy(t->kids + used, buf, (size_t)count * sizeof(int));
+    used += count;
+  }
+  /* A tree has nproc - 1 edges; fewer means some node had more children
+     than cap, and those would never be released. */
+  return used == t->nproc - 1 ? 0 : -1;
 }

@@ -10,8 +10,18 @@
  * Without machine parameters: a classic dissemination barrier (m = 1),
  * atomics up to 4 threads (libomp's own cutoff), trees of fan-in 4, a binary
  * broadcast tree.  Every value can be fixed from the environment, which
- * always wins.  The fork/join tree keeps fan-out 4: the model has no
- * fork/join cost yet.
+ * always wins.  The fork/join tree is the combining tree barrier's shape
+ * (children raise their own flag lines, the parent writes one line, ICVs and
+ * go, per child), so it takes the model's tree k.
+ *
+ * A team with more threads than the machine has processors is outside the
+ * model: a signal's receiver is then mostly not running, and every step
+ * that waits on an earlier one (a dissemination round, a tree level) costs
+ * a scheduler hand-off, microseconds against the model's line transfers.
+ * Such a team gets the fewest steps: one dissemination round where m allows
+ * (then the smallest m for that many rounds), flat fork/join, broadcast and
+ * reduction trees (within the fan-in bound).  Measured at 8 and 33 threads
+ * on 2 cores: see docs/ARCHITECTURE.md.
  */
 #include "params.h"
 
@@ -111,9 +121,54 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
           : nproc - 1;
 }
 
+/* The smallest m with the fewest rounds any m <= max_m allows. */
+static int fewest_rounds_m(int nproc, int max_m) {
+  const int fewest = ompext_model_dissemination_rounds(
+      nproc, max_m, OMPEXT_MODEL_ROUNDS_ALGORITHM);
+  int m = 1;
+  while (m < max_m && ompext_model_dissemination_rounds(
+                          nproc, m, OMPEXT_MODEL_ROUNDS_ALGORITHM) > fewest)
+    ++m;
+  return m;
+}
+
+/* The smallest fan-out with the fewest levels any fan-out <= max_k allows,
+   for a tree with the root at the top (fork/join, broadcast, tree barrier). */
+static int fewest_levels_k(int nproc, int max_k) {
+  const int fewest = ompext_model_uniform_depth(nproc, max_k);
+  int k = 1;
+  while (k < max_k && ompext_model_uniform_depth(nproc, k) > fewest)
+    ++k;
+  return k;
+}
+
+/* Oversubscribed: the fewest steps, wherever the environment left the
+   choice to us (see the top of this file). */
+static void fewest_steps(const ompext_config_t *cfg, int nproc,
+                         ompext_team_params_t *out) {
+  const int flat_k = fewest_levels_k(nproc, OMPEXT_MAX_FANIN);
+  if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION && !cfg->barrier_m)
+    out->barrier_k = fewest_rounds_m(nproc, OMPEXT_MAX_M);
+  if (cfg->barrier == OMPEXT_BARRIER_TREE && !cfg->barrier_k)
+    out->barrier_k = flat_k < 2 ? 2 : flat_k;
+  if (!cfg->barrier_k)
+    out->tree_k = flat_k < 2 ? 2 : flat_k;
+  if (!cfg->reduce_levels) { /* groups count their leader: k + 1 */
+    const int fanin = flat_k + 1 > OMPEXT_MAX_FANIN ? OMPEXT_MAX_FANIN
+                                                    : flat_k + 1;
+    out->reduce_levels = levels_for(nproc, &fanin, 1);
+    for (int l = 0; l < out->reduce_levels; ++l)
+      out->reduce_fanin[l] = fanin;
+  }
+  if (!cfg->bcast_fanout && nproc > 1)
+    out->bcast_fanout = out->bcast_long_fanout = nproc - 1;
+  if (!cfg->forkjoin_fanout)
+    out->forkjoin_fanout = flat_k;
+}
+
 void ompext_params_choose(const ompext_config_t *cfg,
                           const ompext_machine_t *machine, int nproc,
-                          ompext_team_params_t *out) {
+                          int oversubscribed, ompext_team_params_t *out) {
   static const int default_fanin[1] = {4};
   model_pick_t model;
   model_choose(machine, nproc, &model);
@@ -178,12 +233,19 @@ void ompext_params_choose(const ompext_config_t *cfg,
       CLOSE_LONG_FACTOR *
       (model.have ? model.close_extra_ns : CLOSE_DEFAULT_EXTRA_NS);
 
-  out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout : 4;
+  out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout
+                         : model.have           ? model.tree_k
+                                                : 4;
   overridden |= cfg->forkjoin_fanout != 0;
 
-  snprintf(out->source, sizeof(out->source), "%s%s",
+  out->oversubscribed = oversubscribed;
+  if (oversubscribed)
+    fewest_steps(cfg, nproc, out);
+
+  snprintf(out->source, sizeof(out->source), "%s%s%s",
            model.have ? machine->source : "defaults",
-           overridden ? "+environment" : "");
+           overridden ? "+environment" : "",
+           oversubscribed ? ", oversubscribed: fewest steps" : "");
 }
 
 int ompext_params_describe(const ompext_config_t *cfg,

@@ -1,7 +1,8 @@
 /*
  * Per-team-size parameters of every algorithm.  ompext_params_choose is the
- * one place where they are decided: today from fixed defaults and the
- * environment overrides of config.h; the cost model will fill it later.
+ * one place where they are decided: from the cost model (with the
+ * machine's parameters) or fixed defaults, then the environment overrides
+ * of config.h, which always win (see params.c).
  */
 #ifndef OMPEXT_PARAMS_H
 #define OMPEXT_PARAMS_H
@@ -21,15 +22,18 @@ typedef struct ompext_team_params {
   int tree_k;                    /* k-ary combining tree barrier fan-in
                                     (also a domain's tree when the barrier
                                     has one leader per domain) */
+  int oversubscribed;            /* chosen for more threads than processors */
   double bcast_close_long_ns;    /* copies this long get the rooted close
                                     under OMPEXT_BCAST_CLOSE=auto */
   char source[352];              /* where the numbers came from */
 } ompext_team_params_t;
 
-/* machine may be NULL: fixed defaults instead of the cost model. */
+/* machine may be NULL: fixed defaults instead of the cost model.
+   oversubscribed: the team has more threads than the machine processors
+   (then every collective takes its fewest steps). */
 void ompext_params_choose(const ompext_config_t *cfg,
                           const ompext_machine_t *machine, int nproc,
-                          ompext_team_params_t *out);
+                          int oversubscribed, ompext_team_params_t *out);
 
 /* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */
 int ompext_params_describe(const ompext_config_t *cfg,

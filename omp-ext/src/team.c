@@ -12,9 +12,11 @@
 
 #define VERBOSE_SIZES 4096
 typedef _Atomic unsigned long seen_sizes_t[VERBOSE_SIZES / (8 * sizeof(long))];
-static seen_sizes_t params_seen, topology_seen, hier_seen;
+static seen_sizes_t params_seen, oversubscribed_params_seen, topology_seen,
+    hier_seen;
 
-/* OMPEXT_VERBOSE prints each kind of line once per team size. */
+/* OMPEXT_VERBOSE prints each kind of line once per team size (parameters:
+   once per size fitting the machine and once oversubscribed). */
 static int first_time(seen_sizes_t seen, int nproc) {
   if (nproc >= VERBOSE_SIZES)
     return 1;
@@ -27,15 +29,18 @@ static int first_time(seen_sizes_t seen, int nproc) {
 }
 
 static void describe_once(const ompext_config_t *cfg, const ompext_team_t *t) {
-  if (!cfg->verbose || !first_time(params_seen, t->nproc))
+  if (!cfg->verbose ||
+      !first_time(t->oversubscribed ? oversubscribed_params_seen : params_seen,
+                  t->nproc))
     return;
   char line[512];
   ompext_params_describe(cfg, &t->params, line, sizeof(line));
   fprintf(stderr, "%s spin=%u\n", line, t->spin_polls);
 }
 
-static unsigned spin_polls_now(const ompext_config_t *cfg) {
-  if (ompext_svc->oversubscribed() || ompext_svc->passive_wait())
+static unsigned spin_polls_now(const ompext_config_t *cfg,
+                               int oversubscribed) {
+  if (oversubscribed || ompext_svc->passive_wait())
     return 0;
   return cfg->spin_polls;
 }
@@ -52,6 +57,35 @@ static char *alloc_lines(size_t bytes, void **raw) {
   return *raw ? (char *)ompext_pad_bytes((size_t)(uintptr_t)*raw) : NULL;
 }
 
+/* The team's fork/join tree, computed (an ompext_tree_gen_t over the team). */
+static int computed_tree(const void *arg, int tid, int *parent, int *children,
+                         int cap) {
+  const ompext_team_t *team = arg;
+  if (team->topology_built && team->layout.ndomains > 1) {
+    /* A leader has up to k_in + k_out children and all must fit in cap,
+       or the ones left out would never be released. */
+    int k_in = team->params.forkjoin_fanout;
+    int k_out = team->layout.ndomains - 1; /* every leader under tid 0 */
+    if (k_in > cap - 1)
+      k_in = cap - 1;
+    if (k_out > cap - k_in)
+      k_out = cap - k_in;
+    return ompext_topology_tree(&team->layout, k_in, k_out, tid, parent,
+                                children, cap);
+  }
+  return ompext_forkjoin_tree(team->nproc, team->params.forkjoin_fanout, tid,
+                              parent, children, cap);
+}
+
+/* Primary only, workers parked: whenever the tree changes, and when the
+   layout is decided.  Until then each call records its thread's binding,
+   so the calls go the computed way. */
+static void compile_forkjoin_tree(ompext_team_t *t) {
+  const int compiled = ompext_forkjoin_table_fill(&t->forkjoin, computed_tree,
+                                                  t, OMPEXT_MAX_FANIN) == 0;
+  t->forkjoin_from_table = compiled && !(t->topology && !t->topology_built);
+}
+
 /* The barrier with one leader per domain, for a team laid out over several:
    a tree of the model's fan-in for the largest domain inside each, and the
    dissemination barrier of the model's m for that many leaders. */
@@ -66,8 +100,8 @@ static void build_hier_barrier(const ompext_config_t *cfg,
     if (l->dstart[d + 1] - l->dstart[d] > largest)
       largest = l->dstart[d + 1] - l->dstart[d];
   ompext_team_params_t inside, across;
-  ompext_params_choose(cfg, machine, largest, &inside);
-  ompext_params_choose(cfg, machine, l->ndomains, &across);
+  ompext_params_choose(cfg, machine, largest, t->oversubscribed, &inside);
+  ompext_params_choose(cfg, machine, l->ndomains, t->oversubscribed, &across);
   const size_t bytes = ompext_hier_size(l, across.barrier_k);
   char *mem = alloc_lines(bytes, &t->hier_allocation);
   if (!mem)
@@ -88,12 +122,15 @@ static void build_topology(const ompext_config_t *cfg,
     return;
   for (int tid = 0; tid < t->nproc; ++tid)
     if (t->pu_of_tid[tid] == -2) {
-      if (++t->forks_waiting > TOPOLOGY_PATIENCE)
+      if (++t->forks_waiting > TOPOLOGY_PATIENCE) {
         t->topology_built = 1; /* some thread never reported: stay flat */
+        compile_forkjoin_tree(t);
+      }
       return;
     }
   ompext_topology_layout_build(t->topology, t->pu_of_tid, &t->layout);
   t->topology_built = 1;
+  compile_forkjoin_tree(t);
   if (t->layout.ndomains < 2)
     return;
   if (cfg->verbose && first_time(topology_seen, t->nproc))
@@ -105,27 +142,14 @@ static void build_topology(const ompext_config_t *cfg,
   build_hier_barrier(cfg, machine, t);
 }
 
-int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
-                              int *children, int cap) {
-  if (team->topology_built && team->layout.ndomains > 1) {
-    /* A leader has up to k_in + k_out children and all must fit in cap,
-       or the ones left out would never be released. */
-    int k_in = team->params.forkjoin_fanout;
-    int k_out = team->layout.ndomains - 1; /* every leader under tid 0 */
-    if (k_in > cap - 1)
-      k_in = cap - 1;
-    if (k_out > cap - k_in)
-      k_out = cap - k_in;
-    return ompext_topology_tree(&team->layout, k_in, k_out, tid, parent,
-                                children, cap);
-  }
+int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
+                                       int *parent, int *children, int cap) {
   /* Until the layout is built, each fork and join re-reads the binding: the
      runtime binds a worker to its place only after its first fork release,
      so the join's reading is the one that counts. */
   if (team->topology && !team->topology_built)
     team->pu_of_tid[tid] = ompext_topology_current_domain_pu(team->topology);
-  return ompext_forkjoin_tree(team->nproc, team->params.forkjoin_fanout, tid,
-                              parent, children, cap);
+  return computed_tree(team, tid, parent, children, cap);
 }
 
 /* The rooted close needs the plugin's plain barrier to run it; under AUTO it
@@ -144,12 +168,15 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_machine_t *machine,
                                    const ompext_topology_t *topology,
                                    ompext_team_t *old, int nproc) {
-  if (old && old->nproc == nproc) {
+  /* The parameters depend on whether the team outnumbers the processors
+     (params.h): when that changes, the team gets a new context. */
+  const int oversubscribed = ompext_svc->oversubscribed() != 0;
+  if (old && old->nproc == nproc && old->oversubscribed == oversubscribed) {
     build_topology(cfg, machine, old);
-    /* Thread counts may have moved.  Store only on change: every worker
+    /* The wait policy may have moved.  Store only on change: every worker
        reads this line in the fork and join, and a store at each fork would
        cost each of them a cache miss there. */
-    unsigned polls = spin_polls_now(cfg);
+    unsigned polls = spin_polls_now(cfg, oversubscribed);
     if (old->spin_polls != polls)
       old->spin_polls = polls;
     return old;
@@ -157,7 +184,7 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   ompext_team_free(old);
 
   ompext_team_params_t params;
-  ompext_params_choose(cfg, machine, nproc, &params);
+  ompext_params_choose(cfg, machine, nproc, oversubscribed, &params);
   const ompext_barrier_alg_t alg = cfg->barrier == OMPEXT_BARRIER_STOCK
                                        ? OMPEXT_BARRIER_DISSEMINATION
                                        : cfg->barrier;
@@ -169,9 +196,11 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   const size_t close_bytes = ompext_pad_bytes(ompext_bcast_close_size(nproc));
   const size_t topo_bytes = ompext_pad_bytes(
       (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
+  const size_t forkjoin_bytes =
+      ompext_pad_bytes(ompext_forkjoin_table_size(nproc));
   void *raw;
   char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + bcast_bytes +
-                              close_bytes + topo_bytes,
+                              close_bytes + topo_bytes + forkjoin_bytes,
                           &raw);
   if (!mem)
     return NULL; /* the runtime runs this team on stock paths */
@@ -179,9 +208,10 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   ompext_team_t *t = (ompext_team_t *)mem;
   t->allocation = raw;
   t->nproc = nproc;
+  t->oversubscribed = oversubscribed;
   t->barrier_alg = alg;
   t->params = params;
-  t->spin_polls = spin_polls_now(cfg);
+  t->spin_polls = spin_polls_now(cfg, oversubscribed);
   char *p = mem + head;
   t->barrier = ompext_barrier_init(alg, p, nproc, params.barrier_k);
   p += barrier_bytes;
@@ -204,6 +234,9 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
     t->pu_of_tid[tid] = -2;
   ompext_topology_layout_init(&t->layout, p + (size_t)nproc * sizeof(int),
                               nproc);
+  p += topo_bytes;
+  ompext_forkjoin_table_init(&t->forkjoin, p, nproc);
+  compile_forkjoin_tree(t);
   ompext_stat_add(OMPEXT_STAT_TEAM_PREPARED);
   describe_once(cfg, t);
   return t;

@@ -9,6 +9,7 @@
 #include "barrier_hier.h"
 #include "bcast_tree.h"
 #include "config.h"
+#include "forkjoin_tree.h"
 #include "params.h"
 #include "reduce_tree.h"
 #include "topology.h"
@@ -16,6 +17,7 @@
 typedef struct ompext_team {
   void *allocation; /* what services->alloc returned (this, unaligned) */
   int nproc;
+  int oversubscribed; /* when chosen; a change makes a new context */
   unsigned spin_polls; /* 0 when oversubscribed or passive */
   ompext_barrier_alg_t barrier_alg;
   ompext_team_params_t params;
@@ -37,6 +39,11 @@ typedef struct ompext_team {
      otherwise), in an allocation of its own made with the layout. */
   ompext_hier_t *hier;
   void *hier_allocation;
+  /* The fork/join tree, compiled whenever it changes (creation, layout);
+     forkjoin_from_table 0: computed at each call instead (while bindings
+     are still being recorded, or if it did not compile). */
+  ompext_forkjoin_table_t forkjoin;
+  int forkjoin_from_table;
 } ompext_team_t;
 
 /* The layout the reduction and broadcast follow: NULL while the team is
@@ -47,9 +54,22 @@ ompext_team_layout(const ompext_team_t *team) {
                                                           : NULL;
 }
 
-/* The fork/join tree of tid (see ompext_ops_t.tree). */
-int ompext_team_forkjoin_tree(ompext_team_t *team, int tid, int *parent,
-                              int *children, int cap);
+/* The fork/join tree of tid (see ompext_ops_t.tree): the compiled table
+   where it answers, else computed (recording tid's binding while the layout
+   waits for it). */
+int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
+                                       int *parent, int *children, int cap);
+static inline int ompext_team_forkjoin_tree(ompext_team_t *team, int tid,
+                                            int *parent, int *children,
+                                            int cap) {
+  if (team->forkjoin_from_table) {
+    const int n = ompext_forkjoin_table_get(&team->forkjoin, tid, parent,
+                                            children, cap);
+    if (n >= 0)
+      return n;
+  }
+  return ompext_team_forkjoin_tree_computed(team, tid, parent, children, cap);
+}
 
 /* Returns old when it still fits nproc, else a new context (old freed).
    topology NULL: the team stays flat. */

@@ -7,9 +7,10 @@ void check(int ok, const char *what);
 
 /* data_checks.c: every reduction operator on int, long, float and double,
    array sections, a declare reduction, copyprivate of 1 B to 4 MiB, and
-   taskwait/taskgroup. */
+   taskwait/taskgroup, and root threads running teams at once. */
 void reduction_operators(void);
 void copyprivate_sizes(void);
 void task_synchronisation(void);
+void several_roots(void);
 
 #endif

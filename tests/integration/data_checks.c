@@ -1,12 +1,14 @@
 /*
  * Data-carrying constructs on each runtime: every reduction operator on
  * int, long, float and double, array sections and a user-defined reduction;
- * copyprivate of 1 B to 4 MiB; taskwait and taskgroup.  Inputs are chosen so
- * that floating-point results are exact in any combination order.
+ * copyprivate of 1 B to 4 MiB; taskwait and taskgroup; several root threads
+ * running teams at once.  Inputs are chosen so that floating-point results
+ * are exact in any combination order.
  */
 #include "checks.h"
 
 #include <omp.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -217,4 +219,54 @@ void task_synchronisation(void) {
     }
   }
   check(bad == 0, "taskwait and taskgroup (nested tasks)");
+}
+
+/* Root threads of their own, each running teams of 2 at once: on a machine
+   with few processors the runtime's thread count then crosses the processor
+   count while teams live, and each team is re-prepared for what it finds
+   (params.h: oversubscribed teams take other parameters).  Every result must
+   stay exact. */
+#define ROOTS 3
+
+static void *root_regions(void *arg) {
+  long *bad = arg;
+  for (int round = 1; round <= 200; ++round) {
+    long sum = 0, team = 0;
+    int shared_value = 0, wrong = 0;
+#pragma omp parallel num_threads(2) reduction(+ : sum, wrong)
+    {
+      int value;
+#pragma omp master
+      team = omp_get_num_threads();
+      sum += omp_get_thread_num() + round;
+#pragma omp barrier
+#pragma omp single copyprivate(value)
+      value = round * 7;
+      wrong += value != round * 7;
+#pragma omp atomic update
+      shared_value += 1;
+#pragma omp barrier
+      int seen;
+#pragma omp atomic read
+      seen = shared_value;
+      wrong += seen != omp_get_num_threads();
+    }
+    *bad += wrong != 0 || sum != team * round + team * (team - 1) / 2;
+  }
+  return NULL;
+}
+
+void several_roots(void) {
+  pthread_t roots[ROOTS];
+  long bad[ROOTS] = {0};
+  int started = 0;
+  for (int r = 0; r < ROOTS; ++r)
+    started += pthread_create(&roots[r], NULL, root_regions, &bad[r]) == 0;
+  check(started == ROOTS, "several roots: threads started");
+  long total = 0;
+  for (int r = 0; r < started; ++r) {
+    pthread_join(roots[r], NULL);
+    total += bad[r];
+  }
+  check(total == 0, "several roots running teams at once: results exact");
 }

@@ -261,6 +261,7 @@ int main(int argc, char **argv) {
   reduction_operators();
   copyprivate_sizes();
   task_synchronisation();
+  several_roots();
 
   ompext_stats_t stats;
   int loaded = probe_plugin_stats(&stats);

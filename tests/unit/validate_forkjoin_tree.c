@@ -16,6 +16,12 @@
  *     writes past children[cap - 1].
  * With a small cap (1, 2, 3) the children returned are checked to be at
  * most cap, the first ones of the uncapped list, in the same order.
+ *
+ * The compiled table (what a team reads at each fork and join) is filled
+ * from the same tree and must answer exactly as the function for every tid
+ * with the runtime's cap; with a cap below a node's children it must refuse
+ * (-1) and write nothing.  Filled with a per-node bound below the fan-out,
+ * the children no longer make a tree and the fill must fail.
  */
 #include "test_services.h"
 
@@ -150,6 +156,54 @@ static void check_small_cap(int n, int k, const node_t *nodes) {
   }
 }
 
+typedef struct kary {
+  int n, k;
+} kary_t;
+
+static int kary_gen(const void *arg, int tid, int *parent, int *children,
+                    int cap) {
+  const kary_t *a = arg;
+  return ompext_forkjoin_tree(a->n, a->k, tid, parent, children, cap);
+}
+
+static void check_table(int n, int k, const node_t *nodes, void *mem) {
+  ompext_forkjoin_table_t table;
+  kary_t arg = {n, k};
+  ompext_forkjoin_table_init(&table, mem, n);
+  if (ompext_forkjoin_table_fill(&table, kary_gen, &arg, MAX_CAP) != 0) {
+    tu_fail("table n=%d k=%d: fill failed", n, k);
+    return;
+  }
+  for (int t = 0; t < n; ++t) {
+    int parent = CANARY, buf[MAX_CAP + 1];
+    for (int i = 0; i <= MAX_CAP; ++i)
+      buf[i] = CANARY;
+    int got = ompext_forkjoin_table_get(&table, t, &parent, buf, MAX_CAP);
+    if (got != nodes[t].nchildren || parent != nodes[t].parent ||
+        memcmp(buf, nodes[t].children, sizeof(int) * (size_t)(got > 0 ? got : 0)))
+      tu_fail("table n=%d k=%d tid %d: %d children (parent %d), the function "
+              "says %d (parent %d)",
+              n, k, t, got, parent, nodes[t].nchildren, nodes[t].parent);
+    if (buf[got > 0 ? got : 0] != CANARY)
+      tu_fail("table n=%d k=%d tid %d: wrote past its children", n, k, t);
+    const int small = nodes[t].nchildren - 1;
+    if (small >= 0) {
+      buf[0] = CANARY;
+      if (ompext_forkjoin_table_get(&table, t, &parent, buf, small) != -1 ||
+          buf[0] != CANARY)
+        tu_fail("table n=%d k=%d tid %d: cap %d below %d children not "
+                "refused",
+                n, k, t, small, nodes[t].nchildren);
+    }
+  }
+  const int k_eff = k < 1 ? 1 : k;
+  if (n > k_eff + 1 && k_eff > 1 &&
+      ompext_forkjoin_table_fill(&table, kary_gen, &arg, k_eff - 1) == 0)
+    tu_fail("table n=%d k=%d: fill with %d children per node accepted a "
+            "truncated tree",
+            n, k, k_eff - 1);
+}
+
 int main(int argc, char **argv) {
   tu_options_t o = {.episodes = 1, .seed = 4, .pin = 0, .timeout_s = 30};
   o.nthreads = 1;
@@ -170,7 +224,8 @@ int main(int argc, char **argv) {
   node_t *nodes = calloc((size_t)max_n, sizeof(node_t));
   int *seen = calloc((size_t)max_n, sizeof(int));
   int *queue = calloc((size_t)max_n + 1, sizeof(int));
-  if (!nodes || !seen || !queue)
+  void *table_mem = malloc(ompext_forkjoin_table_size(max_n));
+  if (!nodes || !seen || !queue || !table_mem)
     tu_fatal("out of memory");
   double start = tu_now();
   unsigned long trees = 0;
@@ -178,9 +233,11 @@ int main(int argc, char **argv) {
     for (int n = 1; n <= max_n; ++n) {
       check_tree(n, o.list[ki], nodes, seen, queue);
       check_small_cap(n, o.list[ki], nodes);
+      check_table(n, o.list[ki], nodes, table_mem);
       ++trees;
     }
   }
+  free(table_mem);
   free(queue);
   free(seen);
   free(nodes);

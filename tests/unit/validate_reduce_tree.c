@@ -209,7 +209,7 @@ static void run_config(const tu_options_t *o, const char *text,
   cfg.reduce_levels = len;
   memcpy(cfg.reduce_fanin, fanin, sizeof(int) * (size_t)len);
   ompext_team_params_t params;
-  ompext_params_choose(&cfg, NULL, n, &params);
+  ompext_params_choose(&cfg, NULL, n, 0, &params);
   check_levels(n, fanin, len, text, &params);
 
   void *mem = svc->alloc(ompext_reduce_tree_size(n));

@@ -1,0 +1,150 @@
+/*
+ * Checks of the parameter choice (params.c).  Single-threaded: the choice
+ * is a pure function of the configuration, the machine and the team.
+ *
+ * For team sizes 2..200, without a model and with each built-in parameter
+ * set:
+ *   - a team that fits the machine takes the combining tree's k for its
+ *     fork/join tree, and says nothing of oversubscription;
+ *   - an oversubscribed team takes the fewest steps: the dissemination m
+ *     with the fewest rounds m <= OMPEXT_MAX_M allows, and the smallest such
+ *     m; fork/join and tree-barrier fan-outs with the fewest levels, the
+ *     smallest such; a flat broadcast for short and long copies; reduction
+ *     groups as wide as the fan-in bound lets them; and it says so;
+ *   - some values spelled out (8 threads: one round of m = 7, fork/join
+ *     fan-out 7; 33 threads: m = 5, fan-out 32).
+ * Settings from the environment win over the oversubscribed choice.
+ */
+#include "test_services.h"
+
+#include "params.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void default_config(ompext_config_t *cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->barrier = OMPEXT_BARRIER_DISSEMINATION;
+  cfg->reduce = OMPEXT_REDUCE_AUTO;
+  cfg->bcast = OMPEXT_BCAST_TREE;
+  cfg->bcast_close = OMPEXT_BCAST_CLOSE_AUTO;
+  cfg->forkjoin = OMPEXT_FORKJOIN_TREE;
+}
+
+static int rounds(int n, int m) {
+  return ompext_model_dissemination_rounds(n, m,
+                                           OMPEXT_MODEL_ROUNDS_ALGORITHM);
+}
+
+static int depth(int n, int k) { return ompext_model_uniform_depth(n, k); }
+
+static void check_fits(const char *set, int n, const ompext_team_params_t *p) {
+  if (p->forkjoin_fanout != p->tree_k)
+    tu_fail("%s n=%d: fork/join fan-out %d, tree k %d", set, n,
+            p->forkjoin_fanout, p->tree_k);
+  if (p->oversubscribed || strstr(p->source, "oversubscribed"))
+    tu_fail("%s n=%d: a team that fits says it is oversubscribed (%s)", set,
+            n, p->source);
+}
+
+static void check_oversubscribed(const char *set, int n,
+                                 const ompext_team_params_t *p) {
+  const int m = p->barrier_k, fewest = rounds(n, OMPEXT_MAX_M);
+  if (m < 1 || m > OMPEXT_MAX_M || rounds(n, m) != fewest ||
+      (m > 1 && rounds(n, m - 1) == fewest))
+    tu_fail("%s n=%d: m=%d (%d rounds), fewest rounds %d", set, n, m,
+            m >= 1 ? rounds(n, m) : -1, fewest);
+  const int levels = depth(n, OMPEXT_MAX_FANIN);
+  const int k = p->forkjoin_fanout;
+  if (k < 1 || k > OMPEXT_MAX_FANIN || depth(n, k) != levels ||
+      (k > 1 && depth(n, k - 1) == levels))
+    tu_fail("%s n=%d: fork/join fan-out %d, not the smallest with %d levels",
+            set, n, k, levels);
+  if (p->tree_k < 2 || depth(n, p->tree_k) != levels)
+    tu_fail("%s n=%d: tree k %d has more than %d levels", set, n, p->tree_k,
+            levels);
+  if (p->bcast_fanout != n - 1 || p->bcast_long_fanout != n - 1)
+    tu_fail("%s n=%d: broadcast fan-outs %d/%d, not flat", set, n,
+            p->bcast_fanout, p->bcast_long_fanout);
+  const int want_levels = n <= OMPEXT_MAX_FANIN ? 1 : 2;
+  if (p->reduce_levels != want_levels)
+    tu_fail("%s n=%d: %d reduction levels, want %d", set, n, p->reduce_levels,
+            want_levels);
+  if (!p->oversubscribed || !strstr(p->source, "oversubscribed"))
+    tu_fail("%s n=%d: oversubscription not reported (%s)", set, n, p->source);
+}
+
+static void check_sizes(const char *set, const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  for (int n = 2; n <= 200; ++n) {
+    ompext_team_params_t fits, over;
+    ompext_params_choose(&cfg, machine, n, 0, &fits);
+    ompext_params_choose(&cfg, machine, n, 1, &over);
+    check_fits(set, n, &fits);
+    check_oversubscribed(set, n, &over);
+  }
+  static const struct {
+    int n, m, forkjoin;
+  } spelled[] = {{2, 1, 1}, {4, 3, 3}, {8, 7, 7}, {17, 16, 16},
+                 {18, 4, 17}, {33, 5, 32}, {65, 8, 64}, {66, 8, 8}};
+  for (size_t i = 0; i < sizeof(spelled) / sizeof(spelled[0]); ++i) {
+    ompext_team_params_t p;
+    ompext_params_choose(&cfg, machine, spelled[i].n, 1, &p);
+    if (p.barrier_k != spelled[i].m || p.forkjoin_fanout != spelled[i].forkjoin)
+      tu_fail("%s n=%d oversubscribed: m=%d fork/join %d, want %d and %d",
+              set, spelled[i].n, p.barrier_k, p.forkjoin_fanout, spelled[i].m,
+              spelled[i].forkjoin);
+  }
+}
+
+static void check_environment_wins(const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  cfg.barrier_m = 3;
+  cfg.forkjoin_fanout = 5;
+  cfg.bcast_fanout = 2;
+  cfg.reduce = OMPEXT_REDUCE_TREE;
+  cfg.reduce_levels = 1;
+  cfg.reduce_fanin[0] = 4;
+  ompext_team_params_t p;
+  ompext_params_choose(&cfg, machine, 33, 1, &p);
+  if (p.barrier_k != 3 || p.forkjoin_fanout != 5 || p.bcast_fanout != 2 ||
+      p.bcast_long_fanout != 2 || p.reduce_fanin[0] != 4 ||
+      p.reduce_levels != 3)
+    tu_fail("environment under oversubscription: m=%d fork/join %d "
+            "broadcast %d/%d reduction fan-in %d over %d levels",
+            p.barrier_k, p.forkjoin_fanout, p.bcast_fanout,
+            p.bcast_long_fanout, p.reduce_fanin[0], p.reduce_levels);
+  default_config(&cfg);
+  cfg.barrier = OMPEXT_BARRIER_TREE;
+  cfg.barrier_k = 3;
+  ompext_params_choose(&cfg, machine, 33, 1, &p);
+  if (p.barrier_k != 3 || p.tree_k != 3)
+    tu_fail("OMPEXT_BARRIER_K=3 under oversubscription: k=%d, tree k %d",
+            p.barrier_k, p.tree_k);
+}
+
+int main(void) {
+  unsigned long sets = 0;
+  check_sizes("no model", NULL);
+  check_environment_wins(NULL);
+  ++sets;
+  for (int i = 0; ompext_model_builtin_names[i]; ++i) {
+    ompext_machine_t machine;
+    memset(&machine, 0, sizeof(machine));
+    if (ompext_model_params_builtin(ompext_model_builtin_names[i],
+                                    &machine.params) != 0)
+      tu_fatal("built-in set %s missing", ompext_model_builtin_names[i]);
+    snprintf(machine.source, sizeof(machine.source), "model(%s)",
+             ompext_model_builtin_names[i]);
+    check_sizes(ompext_model_builtin_names[i], &machine);
+    check_environment_wins(&machine);
+    ++sets;
+  }
+  unsigned long bad = tu_failures();
+  printf("check_params: team sizes 2..200 over %lu parameter sources, %lu "
+         "violations\n",
+         sets, bad);
+  return bad ? 1 : 0;
+}
