@@ -153,11 +153,14 @@ static void fewest_steps(const ompext_config_t *cfg, int nproc,
     out->barrier_k = flat_k < 2 ? 2 : flat_k;
   if (!cfg->barrier_k)
     out->tree_k = flat_k < 2 ? 2 : flat_k;
-  if (!cfg->reduce_levels) { /* groups count their leader: k + 1 */
-    const int fanin = flat_k + 1 > OMPEXT_MAX_FANIN ? OMPEXT_MAX_FANIN
-                                                    : flat_k + 1;
-    out->reduce_levels = levels_for(nproc, &fanin, 1);
-    for (int l = 0; l < out->reduce_levels; ++l)
+  if (!cfg->reduce_levels) { /* groups of k (leaves first): k^d >= n */
+    const int most = OMPEXT_MAX_FANIN;
+    const int fewest = levels_for(nproc, &most, 1);
+    int fanin = 2;
+    while (fanin < most && levels_for(nproc, &fanin, 1) > fewest)
+      ++fanin;
+    out->reduce_levels = fewest;
+    for (int l = 0; l < fewest; ++l)
       out->reduce_fanin[l] = fanin;
   }
   if (!cfg->bcast_fanout && nproc > 1)

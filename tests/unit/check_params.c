@@ -10,7 +10,8 @@
  *     with the fewest rounds m <= OMPEXT_MAX_M allows, and the smallest such
  *     m; fork/join and tree-barrier fan-outs with the fewest levels, the
  *     smallest such; a flat broadcast for short and long copies; reduction
- *     groups as wide as the fan-in bound lets them; and it says so;
+ *     groups over the fewest levels the fan-in bound allows, the smallest
+ *     such; and it says so;
  *   - some values spelled out (8 threads: one round of m = 7, fork/join
  *     fan-out 7; 33 threads: m = 5, fan-out 32).
  * Settings from the environment win over the oversubscribed choice.
@@ -70,6 +71,17 @@ static void check_oversubscribed(const char *set, int n,
   if (p->reduce_levels != want_levels)
     tu_fail("%s n=%d: %d reduction levels, want %d", set, n, p->reduce_levels,
             want_levels);
+  long span = 1, smaller = 1; /* the fan-in, and one less, over the levels */
+  for (int l = 0; l < p->reduce_levels; ++l) {
+    span *= p->reduce_fanin[l];
+    smaller *= p->reduce_fanin[l] - 1;
+    if (p->reduce_fanin[l] != p->reduce_fanin[0])
+      tu_fail("%s n=%d: reduction fan-ins differ by level", set, n);
+  }
+  if (span < n || (p->reduce_fanin[0] > 2 && smaller >= n))
+    tu_fail("%s n=%d: reduction fan-in %d over %d levels is not the smallest "
+            "that covers the team",
+            set, n, p->reduce_fanin[0], p->reduce_levels);
   if (!p->oversubscribed || !strstr(p->source, "oversubscribed"))
     tu_fail("%s n=%d: oversubscription not reported (%s)", set, n, p->source);
 }
