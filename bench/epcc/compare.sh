@@ -293,7 +293,8 @@ mkdir -p "$results_dir"
 cp "$raw" "$results_dir/raw.csv"
 awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
-awk -f "$script_dir/table.awk" "$results_dir/results.csv" >"$work/table.md"
+awk -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
+awk -f "$script_dir/table.awk" "$work/paired.csv" "$results_dir/results.csv" >"$work/table.md"
 
 first_line() { "$@" 2>/dev/null | head -n 1 || true; }
 cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
@@ -312,7 +313,9 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
         echo
     fi
     echo "Median overhead per construct in microseconds (median over rounds of each run's"
-    echo "median overhead; lower is better). Ratios below 1 mean ext is faster."
+    echo "median overhead; lower is better). Ratios below 1 mean ext is faster; \"per"
+    echo "round\" is the median of each round's ext/stock, which drifts of the machine"
+    echo "that hit both runtimes of a round alike do not move."
     echo "Min/max over rounds and the number of contributing runs are in \`results.csv\`;"
     echo "every run's rows are in \`raw.csv\`."
     echo
@@ -353,10 +356,11 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo
     echo "## Targets of the issue \"Model-optimized collectives\""
     echo
-    echo "Ratios are ext/stock medians of this run (the targets were set for a"
+    echo "Ratios are ext/stock medians of this run, the status is theirs; \"per"
+    echo "round\" is the median of the rounds' ratios (the targets were set for a"
     echo "2-core machine: 8 threads is 4x oversubscribed there)."
     echo
-    awk -f "$script_dir/targets.awk" "$results_dir/results.csv"
+    awk -f "$script_dir/targets.awk" "$work/paired.csv" "$results_dir/results.csv"
 } >"$results_dir/summary.md"
 
 if command -v gnuplot >/dev/null; then

@@ -1,6 +1,8 @@
 # Marks the targets of the issue "Model-optimized collectives" met or missed,
 # from results.csv (runtime,threads,measurement,bytes,median_overhead_us,...).
-# Ratios are ext/stock medians from the same interleaved run.  The barrier
+# Ratios are ext/stock medians from the same interleaved run; the median of
+# the per-round ratios (paired.csv, from paired.awk) is shown beside them.
+# usage: awk -f targets.awk paired.csv results.csv  The barrier
 # floor is one cache-line transfer between the two cores, taken as 0.2 us
 # (the measured one-way ping-pong cost on this machine: 0.17-0.24 us).
 BEGIN {
@@ -16,7 +18,9 @@ BEGIN {
     t[++n] = "BARRIER,0,2,1.5,floor"
     floor_us = 0.2
 }
-NR > 1 && $5 != "NA" { v[$1 "," $3 "," $4 "," $2] = $5 }
+FNR == 1 { next }
+FNR == NR { per_round[$1 "," $2 "," $3] = $5; next }   # paired.csv
+$5 != "NA" { v[$1 "," $3 "," $4 "," $2] = $5 }
 END {
     print "| target | measured | status |"
     print "|---|---|---|"
@@ -33,7 +37,8 @@ END {
                 continue
             }
             r = ext / stock
-            printf "| %s | %.2f (%.3f / %.3f us) | %s |\n", goal, r, ext, stock,
+            p = (key in per_round) ? sprintf("; per round %.2f", per_round[key]) : ""
+            printf "| %s | %.2f (%.3f / %.3f us%s) | %s |\n", goal, r, ext, stock, p,
                    r <= f[4] ? "met" : sprintf("missed by %.0f%%", (r / f[4] - 1) * 100)
         } else {
             goal = label ", ext within " f[4] "x of one line transfer (" floor_us " us)"
