@@ -2,7 +2,7 @@
 # (runtime, threads, measurement, bytes).
 #
 # usage: awk -v runtimes="stock ext libgomp" -v threads="1 2 4 8" \
-#            -f aggregate.awk MEASUREMENTS RAW_CSV
+#            -f median.awk -f aggregate.awk MEASUREMENTS RAW_CSV
 #   MEASUREMENTS  one "NAME BYTES" per line, in output order
 #   RAW_CSV       header, then round,runtime,threads,measurement,bytes,
 #                 median_overhead_us,... (one line per run and measurement)
@@ -10,15 +10,6 @@
 # Output (CSV): runtime,threads,measurement,bytes,median_overhead_us,min_us,max_us,samples
 # where median/min/max are taken over the per-run median overheads and
 # samples is the number of runs that produced a value ("NA", 0 when none).
-
-function sort_numeric(a, n,    i, j, v) {   # insertion sort; n is small
-    for (i = 2; i <= n; i++) {
-        v = a[i]
-        for (j = i - 1; j >= 1 && a[j] > v; j--)
-            a[j + 1] = a[j]
-        a[j + 1] = v
-    }
-}
 
 BEGIN {
     FS = ","
@@ -57,8 +48,7 @@ END {
                 split("", v)
                 for (i = 1; i <= n; i++)
                     v[i] = values[key, i]
-                sort_numeric(v, n)
-                median = (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+                median = sorted_median(v, n)
                 printf "%s,%.6f,%.6f,%.6f,%d\n", prefix, median, v[1], v[n], n
             }
 }

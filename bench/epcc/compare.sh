@@ -291,9 +291,9 @@ say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
 
 mkdir -p "$results_dir"
 cp "$raw" "$results_dir/raw.csv"
-awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/aggregate.awk" \
+awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
-awk -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
+awk -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
 awk -f "$script_dir/table.awk" "$work/paired.csv" "$results_dir/results.csv" >"$work/table.md"
 
 first_line() { "$@" 2>/dev/null | head -n 1 || true; }

@@ -4,21 +4,12 @@
 # move both runtimes of a round alike, so this ratio is steadier than the
 # ratio of the two medians; the summary shows both.
 #
-# usage: awk -f paired.awk RAW_CSV
+# usage: awk -f median.awk -f paired.awk RAW_CSV
 #   RAW_CSV  header, then round,runtime,threads,measurement,bytes,
 #            median_overhead_us,... (one line per run and measurement)
 #
 # Output (CSV): measurement,bytes,threads,rounds,median_ratio
 # (rounds: how many rounds had both values > 0; rows without any are left out)
-
-function sort_numeric(a, n,    i, j, v) {   # insertion sort; n is small
-    for (i = 2; i <= n; i++) {
-        v = a[i]
-        for (j = i - 1; j >= 1 && a[j] > v; j--)
-            a[j + 1] = a[j]
-        a[j + 1] = v
-    }
-}
 
 BEGIN { FS = "," }
 FNR == 1 { next }
@@ -44,8 +35,7 @@ END {
                 r[++n] = value[row, round, "ext"] / value[row, round, "stock"]
         if (n == 0)
             continue
-        sort_numeric(r, n)
-        median = (n % 2) ? r[(n + 1) / 2] : (r[n / 2] + r[n / 2 + 1]) / 2
+        median = sorted_median(r, n)
         split(row, k, SUBSEP)
         printf "%s,%s,%s,%d,%.4f\n", k[1], k[2], k[3], n, median
     }
