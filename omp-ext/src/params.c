@@ -121,46 +121,50 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
           : nproc - 1;
 }
 
-/* The smallest m with the fewest rounds any m <= max_m allows. */
-static int fewest_rounds_m(int nproc, int max_m) {
-  const int fewest = ompext_model_dissemination_rounds(
-      nproc, max_m, OMPEXT_MODEL_ROUNDS_ALGORITHM);
-  int m = 1;
-  while (m < max_m && ompext_model_dissemination_rounds(
-                          nproc, m, OMPEXT_MODEL_ROUNDS_ALGORITHM) > fewest)
-    ++m;
-  return m;
+/* The smallest parameter in [lo, hi] whose steps(nproc, parameter) are the
+   fewest any parameter up to hi allows (steps fall as the parameter grows). */
+static int smallest_with_fewest(int nproc, int lo, int hi,
+                                int (*steps)(int nproc, int parameter)) {
+  const int fewest = steps(nproc, hi);
+  int x = lo;
+  while (x < hi && steps(nproc, x) > fewest)
+    ++x;
+  return x;
 }
 
-/* The smallest fan-out with the fewest levels any fan-out <= max_k allows,
-   for a tree with the root at the top (fork/join, broadcast, tree barrier). */
-static int fewest_levels_k(int nproc, int max_k) {
-  const int fewest = ompext_model_uniform_depth(nproc, max_k);
-  int k = 1;
-  while (k < max_k && ompext_model_uniform_depth(nproc, k) > fewest)
-    ++k;
-  return k;
+/* Rounds of the dissemination barrier with m peers per round. */
+static int dissemination_rounds(int nproc, int m) {
+  return ompext_model_dissemination_rounds(nproc, m,
+                                           OMPEXT_MODEL_ROUNDS_ALGORITHM);
+}
+
+/* Levels of the reduction with groups of fanin (leaves first): k^d >= n. */
+static int reduce_levels(int nproc, int fanin) {
+  return levels_for(nproc, &fanin, 1);
 }
 
 /* Oversubscribed: the fewest steps, wherever the environment left the
    choice to us (see the top of this file). */
 static void fewest_steps(const ompext_config_t *cfg, int nproc,
                          ompext_team_params_t *out) {
-  const int flat_k = fewest_levels_k(nproc, OMPEXT_MAX_FANIN);
+  /* Root-first trees (fork/join, broadcast, tree barrier): levels of the
+     complete k-ary tree; a combining tree needs k >= 2. */
+  const int flat_k = smallest_with_fewest(nproc, 1, OMPEXT_MAX_FANIN,
+                                          ompext_model_uniform_depth);
+  const int flat_tree_k = smallest_with_fewest(nproc, 2, OMPEXT_MAX_FANIN,
+                                               ompext_model_uniform_depth);
   if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION && !cfg->barrier_m)
-    out->barrier_k = fewest_rounds_m(nproc, OMPEXT_MAX_M);
+    out->barrier_k =
+        smallest_with_fewest(nproc, 1, OMPEXT_MAX_M, dissemination_rounds);
   if (cfg->barrier == OMPEXT_BARRIER_TREE && !cfg->barrier_k)
-    out->barrier_k = flat_k < 2 ? 2 : flat_k;
+    out->barrier_k = flat_tree_k;
   if (!cfg->barrier_k)
-    out->tree_k = flat_k < 2 ? 2 : flat_k;
-  if (!cfg->reduce_levels) { /* groups of k (leaves first): k^d >= n */
-    const int most = OMPEXT_MAX_FANIN;
-    const int fewest = levels_for(nproc, &most, 1);
-    int fanin = 2;
-    while (fanin < most && levels_for(nproc, &fanin, 1) > fewest)
-      ++fanin;
-    out->reduce_levels = fewest;
-    for (int l = 0; l < fewest; ++l)
+    out->tree_k = flat_tree_k;
+  if (!cfg->reduce_levels) {
+    const int fanin =
+        smallest_with_fewest(nproc, 2, OMPEXT_MAX_FANIN, reduce_levels);
+    out->reduce_levels = reduce_levels(nproc, fanin);
+    for (int l = 0; l < out->reduce_levels; ++l)
       out->reduce_fanin[l] = fanin;
   }
   if (!cfg->bcast_fanout && nproc > 1)

@@ -29,9 +29,9 @@ static int first_time(seen_sizes_t seen, int nproc) {
 }
 
 static void describe_once(const ompext_config_t *cfg, const ompext_team_t *t) {
-  if (!cfg->verbose ||
-      !first_time(t->oversubscribed ? oversubscribed_params_seen : params_seen,
-                  t->nproc))
+  seen_sizes_t *seen = t->params.oversubscribed ? &oversubscribed_params_seen
+                                                : &params_seen;
+  if (!cfg->verbose || !first_time(*seen, t->nproc))
     return;
   char line[512];
   ompext_params_describe(cfg, &t->params, line, sizeof(line));
@@ -100,8 +100,10 @@ static void build_hier_barrier(const ompext_config_t *cfg,
     if (l->dstart[d + 1] - l->dstart[d] > largest)
       largest = l->dstart[d + 1] - l->dstart[d];
   ompext_team_params_t inside, across;
-  ompext_params_choose(cfg, machine, largest, t->oversubscribed, &inside);
-  ompext_params_choose(cfg, machine, l->ndomains, t->oversubscribed, &across);
+  ompext_params_choose(cfg, machine, largest, t->params.oversubscribed,
+                       &inside);
+  ompext_params_choose(cfg, machine, l->ndomains, t->params.oversubscribed,
+                       &across);
   const size_t bytes = ompext_hier_size(l, across.barrier_k);
   char *mem = alloc_lines(bytes, &t->hier_allocation);
   if (!mem)
@@ -171,7 +173,8 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   /* The parameters depend on whether the team outnumbers the processors
      (params.h): when that changes, the team gets a new context. */
   const int oversubscribed = ompext_svc->oversubscribed() != 0;
-  if (old && old->nproc == nproc && old->oversubscribed == oversubscribed) {
+  if (old && old->nproc == nproc &&
+      old->params.oversubscribed == oversubscribed) {
     build_topology(cfg, machine, old);
     /* The wait policy may have moved.  Store only on change: every worker
        reads this line in the fork and join, and a store at each fork would
@@ -208,7 +211,6 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   ompext_team_t *t = (ompext_team_t *)mem;
   t->allocation = raw;
   t->nproc = nproc;
-  t->oversubscribed = oversubscribed;
   t->barrier_alg = alg;
   t->params = params;
   t->spin_polls = spin_polls_now(cfg, oversubscribed);

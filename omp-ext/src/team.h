@@ -17,7 +17,6 @@
 typedef struct ompext_team {
   void *allocation; /* what services->alloc returned (this, unaligned) */
   int nproc;
-  int oversubscribed; /* when chosen; a change makes a new context */
   unsigned spin_polls; /* 0 when oversubscribed or passive */
   ompext_barrier_alg_t barrier_alg;
   ompext_team_params_t params;
