@@ -17,6 +17,7 @@
 static ompext_config_t config;
 static ompext_machine_t machine;
 static ompext_topology_t *topology; /* NULL: every team flat */
+static int topology_loaded;
 
 static int plugin_init(const ompext_services_t *svc) {
   return ompext_services_install(svc);
@@ -118,9 +119,14 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   if (runtime_abi != OMPEXT_ABI_VERSION)
     return NULL;
   ompext_config_parse(&config, stderr);
-  topology = load_topology();
+  /* A runtime restarted after omp_pause_resource_all(omp_pause_hard) asks
+     again; the machine has not changed, so the topology stays. */
+  if (!topology_loaded) {
+    topology = load_topology();
+    topology_loaded = 1;
+  }
   ompext_machine_load(&machine, topology, stderr);
-  ompext_stats_enabled = config.stats;
+  ompext_stats_begin(config.stats);
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,
       .size = sizeof(ompext_ops_t),

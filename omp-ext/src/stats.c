@@ -40,6 +40,15 @@ OMPEXT_PUBLIC void ompext_stats_read(ompext_stats_t *out) {
   out->counting = ompext_stats_enabled;
 }
 
+void ompext_stats_begin(int enabled) {
+  /* No thread runs plugin code while the runtime initialises. */
+  ompext_stats_enabled = enabled;
+  for (int i = 0; i < OMPEXT_STAT_COUNT; ++i)
+    /* relaxed: the runtime's own start-up orders this before any counting */
+    atomic_store_explicit(&ompext_stat_counts[i], 0, memory_order_relaxed);
+  atomic_flag_clear_explicit(&printed, memory_order_relaxed);
+}
+
 void ompext_stats_print_once(FILE *out) {
   if (!ompext_stats_enabled ||
       atomic_flag_test_and_set_explicit(&printed, memory_order_relaxed))

@@ -33,7 +33,14 @@ static inline void ompext_stat_add(ompext_stat_t which) {
                               memory_order_relaxed);
 }
 
-/* Prints the one summary line once (at runtime shutdown or process exit). */
+/* Starts a runtime's life: counting on or off, counters at zero, its summary
+   line not printed yet.  A runtime that shuts down and starts again
+   (omp_pause_resource_all(omp_pause_hard)) asks for the plugin's operations
+   again, so each life gets its own counters and its own line. */
+void ompext_stats_begin(int enabled);
+
+/* Prints the summary line of this life once (at runtime shutdown or at
+   process exit, whichever comes first). */
 void ompext_stats_print_once(FILE *out);
 
 #endif
