@@ -31,26 +31,24 @@ __attribute__((constructor)) static void capture_early(void) {
   probe_capture_stderr();
 }
 
-/* Barriers only, so that the plugin's barrier count of this life is exact. */
-static int barrier_phases(void) {
-  static int phase[256];
+/* Barriers only, so that the plugin's barrier count of this life is exact:
+   after barrier r every thread has counted r arrivals, and none r + 2. */
+static int barrier_counts(void) {
+  long arrivals = 0;
   int bad = 0, team = 0;
 #pragma omp parallel reduction(+ : bad)
   {
-    const int me = omp_get_thread_num(), n = omp_get_num_threads();
+    const long n = omp_get_num_threads();
 #pragma omp master
-    team = n;
-    for (int r = 1; r <= BARRIERS / 2; ++r) {
-#pragma omp atomic write
-      phase[me] = r;
+    team = (int)n;
+    for (long r = 1; r <= BARRIERS; ++r) {
+#pragma omp atomic
+      arrivals++;
 #pragma omp barrier
-      for (int t = 0; t < n; ++t) {
-        int seen;
+      long seen;
 #pragma omp atomic read
-        seen = phase[t];
-        bad += seen != r;
-      }
-#pragma omp barrier
+      seen = arrivals;
+      bad += seen < n * r || seen >= n * (r + 1);
     }
   }
   return bad == 0 ? team : -1;
@@ -84,8 +82,8 @@ int main(int argc, char **argv) {
     }
   }
   for (int life = 1; life <= LIVES; ++life) {
-    const int team = barrier_phases();
-    check(team > 0, "barrier phases", life);
+    const int team = barrier_counts();
+    check(team > 0, "barrier arrival counts", life);
     ompext_stats_t stats;
     const int loaded = probe_plugin_stats(&stats);
     if (expect_plugin) {
