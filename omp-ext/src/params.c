@@ -20,7 +20,8 @@
  * a scheduler hand-off, microseconds against the model's line transfers.
  * Such a team gets the fewest steps: one dissemination round where m allows
  * (then the smallest m for that many rounds), flat fork/join, broadcast and
- * reduction trees (within the fan-in bound).  Measured at 8 and 33 threads
+ * reduction trees (within the fan-in bound), and copies are long from the
+ * floor a team of 2 uses (the rooted close is one step more, below).  Measured at 8 and 33 threads
  * on 2 cores: see docs/ARCHITECTURE.md.
  */
 #include "params.h"
@@ -246,8 +247,18 @@ void ompext_params_choose(const ompext_config_t *cfg,
   overridden |= cfg->forkjoin_fanout != 0;
 
   out->oversubscribed = oversubscribed;
-  if (oversubscribed)
+  if (oversubscribed) {
     fewest_steps(cfg, nproc, out);
+    /* Both closes are then one flat level (bcast_close.c): the rooted one
+       costs a step more, not the model's extra transfers among nproc
+       running threads, which raised the "long" time with the team size and
+       kept 64 KiB copies on the team's barrier at 4 and 8 threads on 2
+       cores.  Take the floor, one transfer between cores, as a team of 2
+       does. */
+    out->bcast_close_long_ns =
+        CLOSE_LONG_FACTOR *
+        (model.have ? machine->params.r_r : CLOSE_DEFAULT_EXTRA_NS);
+  }
 
   snprintf(out->source, sizeof(out->source), "%s%s%s",
            model.have ? machine->source : "defaults",

@@ -11,7 +11,8 @@
  *     m; fork/join and tree-barrier fan-outs with the fewest levels, the
  *     smallest such; a flat broadcast for short and long copies; reduction
  *     groups over the fewest levels the fan-in bound allows, the smallest
- *     such; and it says so;
+ *     such; the long-copy time of a team of 2, which is no more than that
+ *     of the same team fitting the machine; and it says so;
  *   - some values spelled out (8 threads: one round of m = 7, fork/join
  *     fan-out 7; 33 threads: m = 5, fan-out 32).
  * Settings from the environment win over the oversubscribed choice.
@@ -89,12 +90,20 @@ static void check_oversubscribed(const char *set, int n,
 static void check_sizes(const char *set, const ompext_machine_t *machine) {
   ompext_config_t cfg;
   default_config(&cfg);
+  ompext_team_params_t pair;
+  ompext_params_choose(&cfg, machine, 2, 0, &pair);
   for (int n = 2; n <= 200; ++n) {
     ompext_team_params_t fits, over;
     ompext_params_choose(&cfg, machine, n, 0, &fits);
     ompext_params_choose(&cfg, machine, n, 1, &over);
     check_fits(set, n, &fits);
     check_oversubscribed(set, n, &over);
+    if (over.bcast_close_long_ns != pair.bcast_close_long_ns ||
+        over.bcast_close_long_ns > fits.bcast_close_long_ns)
+      tu_fail("%s n=%d: oversubscribed long copies from %.0f ns; a team of "
+              "2 has %.0f, a team of %d that fits %.0f",
+              set, n, over.bcast_close_long_ns, pair.bcast_close_long_ns, n,
+              fits.bcast_close_long_ns);
   }
   static const struct {
     int n, m, forkjoin;
