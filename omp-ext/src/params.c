@@ -21,8 +21,8 @@
  * Such a team gets the fewest steps: one dissemination round where m allows
  * (then the smallest m for that many rounds), flat fork/join, broadcast and
  * reduction trees (within the fan-in bound), and copies are long from the
- * floor a team of 2 uses (the rooted close is one step more, below).  Measured at 8 and 33 threads
- * on 2 cores: see docs/ARCHITECTURE.md.
+ * floor a team of 2 uses (the rooted close is one step more, below).
+ * Measured at 8 and 33 threads on 2 cores: see docs/ARCHITECTURE.md.
  */
 #include "params.h"
 
