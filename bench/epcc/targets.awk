@@ -2,9 +2,11 @@
 # from results.csv (runtime,threads,measurement,bytes,median_overhead_us,...).
 # Ratios are ext/stock medians from the same interleaved run; the median of
 # the per-round ratios (paired.csv, from paired.awk) is shown beside them.
-# usage: awk -f targets.awk paired.csv results.csv  The barrier
-# floor is one cache-line transfer between the two cores, taken as 0.2 us
-# (the measured one-way ping-pong cost on this machine: 0.17-0.24 us).
+# The barrier floor is one cache-line transfer between the two cores, taken
+# as 0.2 us (the measured one-way ping-pong cost on this machine: 0.17-0.24
+# us).
+#
+# usage: awk -f targets.awk paired.csv results.csv
 BEGIN {
     FS = ","
     # measurement, bytes, threads, limit, kind (ratio | floor)

@@ -21,7 +21,8 @@
  * Such a team gets the fewest steps: one dissemination round where m allows
  * (then the smallest m for that many rounds), flat fork/join, broadcast and
  * reduction trees (within the fan-in bound), and copies are long from the
- * floor a team of 2 uses (the rooted close is one step more, below).
+ * floor a team of 2 uses (the rooted close is one step more, see
+ * bcast_close_long_ns below).
  * Measured at 8 and 33 threads on 2 cores: see docs/ARCHITECTURE.md.
  */
 #include "params.h"
@@ -237,9 +238,16 @@ void ompext_params_choose(const ompext_config_t *cfg,
   overridden |= cfg->bcast_fanout != 0;
 
   out->tree_k = cfg->barrier_k ? cfg->barrier_k : model.have ? model.tree_k : 4;
-  out->bcast_close_long_ns =
-      CLOSE_LONG_FACTOR *
-      (model.have ? model.close_extra_ns : CLOSE_DEFAULT_EXTRA_NS);
+  /* Oversubscribed, both closes are one flat level (fewest_steps): the
+     rooted one costs a step more, not the model's extra transfers among
+     nproc running threads, which raised the "long" time with the team size
+     and kept 64 KiB copies on the team's barrier at 4 and 8 threads on 2
+     cores.  Such a team takes the floor, one transfer between cores, as a
+     team of 2 does. */
+  const double close_extra_ns = !model.have     ? CLOSE_DEFAULT_EXTRA_NS
+                                : oversubscribed ? machine->params.r_r
+                                                 : model.close_extra_ns;
+  out->bcast_close_long_ns = CLOSE_LONG_FACTOR * close_extra_ns;
 
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout
                          : model.have           ? model.tree_k
@@ -247,18 +255,8 @@ void ompext_params_choose(const ompext_config_t *cfg,
   overridden |= cfg->forkjoin_fanout != 0;
 
   out->oversubscribed = oversubscribed;
-  if (oversubscribed) {
+  if (oversubscribed)
     fewest_steps(cfg, nproc, out);
-    /* Both closes are then one flat level (bcast_close.c): the rooted one
-       costs a step more, not the model's extra transfers among nproc
-       running threads, which raised the "long" time with the team size and
-       kept 64 KiB copies on the team's barrier at 4 and 8 threads on 2
-       cores.  Take the floor, one transfer between cores, as a team of 2
-       does. */
-    out->bcast_close_long_ns =
-        CLOSE_LONG_FACTOR *
-        (model.have ? machine->params.r_r : CLOSE_DEFAULT_EXTRA_NS);
-  }
 
   snprintf(out->source, sizeof(out->source), "%s%s%s",
            model.have ? machine->source : "defaults",
