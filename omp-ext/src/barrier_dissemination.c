@@ -24,6 +24,14 @@
  * The episode counter of each tid lives on its own padded line and is
  * touched only by the thread holding that tid: all tids pass through every
  * episode, so the counters agree whichever thread holds which tid.
+ *
+ * Who leaves first: nobody waits for a release, so each thread leaves as
+ * soon as its own words are complete, and the last to arrive (the thread
+ * that is running) tends to leave first.  With more threads than
+ * processors tid 0 may then still be queued for one while the workers run
+ * on into user code that waits for tid 0, a scheduler slice per barrier.
+ * Hence an oversubscribed team takes the tree barrier, which tid 0
+ * releases (params.c); this barrier serves teams that fit the processors.
  */
 #include "barrier_dissemination.h"
 

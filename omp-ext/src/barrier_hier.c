@@ -8,8 +8,11 @@
  *   1. inside each domain, a k-ary combining tree gathers the members into
  *      the domain's leader (its lowest tid, local index 0): children of
  *      local index i are i*k+1 .. i*k+k;
- *   2. the leaders run an m-ary dissemination barrier among themselves,
- *      numbered by domain;
+ *   2. the leaders meet, numbered by domain: in an m-ary dissemination
+ *      barrier, or, for an oversubscribed team (params.c), in a combining
+ *      tree rooted at tid 0, the leader of domain 0, so that tid 0 leaves
+ *      first, as it does from the flat tree such a team would otherwise
+ *      get (barrier_tree.c);
  *   3. each leader releases its domain down the same tree.
  * Only step 2 crosses the costly level, and only between leaders: a flat
  * dissemination barrier crosses it from almost every thread in every round.
@@ -18,7 +21,10 @@
  * (barrier_tree.c) run over one domain's members, with its flag protocol:
  * each tid owns an arrived and a go word, a word holds e bumps after
  * episode e and never runs ahead of its waiter.  The leaders' barrier keeps
- * its own parity-split words (barrier_dissemination.c).
+ * words of its own: the dissemination barrier's parity-split words, or a
+ * second set of tree slots (a leader already counts its domain's episodes
+ * in its first one), indexed by team tid like the first so that signals
+ * wake the right thread.
  *
  * Memory order: every signal is a release and every wait ends with an
  * acquire of the same word (wait.h); a leader enters step 2 only after all
@@ -34,19 +40,30 @@ struct ompext_hier {
   alignas(OMPEXT_CACHE_LINE) int k; /* read-only after init */
   const ompext_topo_layout_t *layout;
   int *leader_tid;                 /* [ndomains] domain -> its leader */
-  ompext_dissemination_t *leaders; /* over the domains */
+  ompext_dissemination_t *leaders; /* over the domains; NULL: leaders_tree */
+  ompext_tree_group_t leaders_tree; /* the leaders' tree, by domain */
   ompext_tree_slot_t *slots;       /* [nproc], by team tid */
 };
 
-size_t ompext_hier_size(const ompext_topo_layout_t *layout, int m) {
+/* Bytes of the leaders' barrier: see ompext_hier_size. */
+static size_t leaders_size(const ompext_topo_layout_t *layout,
+                           ompext_barrier_alg_t across, int param) {
+  return across == OMPEXT_BARRIER_TREE
+             ? (size_t)layout->nproc * sizeof(ompext_tree_slot_t)
+             : ompext_dissemination_size(layout->ndomains, param);
+}
+
+size_t ompext_hier_size(const ompext_topo_layout_t *layout,
+                        ompext_barrier_alg_t across, int param) {
   return ompext_pad_bytes(sizeof(ompext_hier_t)) +
          (size_t)layout->nproc * sizeof(ompext_tree_slot_t) +
          ompext_pad_bytes((size_t)layout->ndomains * sizeof(int)) +
-         ompext_dissemination_size(layout->ndomains, m);
+         leaders_size(layout, across, param);
 }
 
 ompext_hier_t *ompext_hier_init(void *mem, const ompext_topo_layout_t *layout,
-                                int k, int m) {
+                                int k, ompext_barrier_alg_t across,
+                                int param) {
   ompext_hier_t *b = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*b));
   b->k = k < 1 ? 1 : k;
@@ -57,8 +74,16 @@ ompext_hier_t *ompext_hier_init(void *mem, const ompext_topo_layout_t *layout,
   for (int d = 0; d < layout->ndomains; ++d)
     b->leader_tid[d] = ompext_topology_leader(layout, d);
   p += ompext_pad_bytes((size_t)layout->ndomains * sizeof(int));
-  b->leaders = ompext_dissemination_init(p, layout->ndomains, m);
-  ompext_dissemination_map_tids(b->leaders, b->leader_tid);
+  if (across == OMPEXT_BARRIER_TREE) {
+    /* Domain 0 holds tid 0 (topology.h: order[0] == 0), the tree's root. */
+    b->leaders = NULL;
+    b->leaders_tree = (ompext_tree_group_t){
+        (ompext_tree_slot_t *)p, b->leader_tid, layout->ndomains,
+        ompext_tree_clamp_k(param)};
+  } else {
+    b->leaders = ompext_dissemination_init(p, layout->ndomains, param);
+    ompext_dissemination_map_tids(b->leaders, b->leader_tid);
+  }
   return b;
 }
 
@@ -73,8 +98,12 @@ void ompext_hier_wait(ompext_hier_t *b, int gtid, int tid,
      also waits there for the leader's go. */
   ompext_tree_arrive(&domain, gtid, i, spin_polls);
   /* 2. A leader: the whole domain has arrived; meet the other leaders. */
-  if (i == 0)
+  if (i == 0 && b->leaders)
     ompext_dissemination_wait(b->leaders, gtid, d, spin_polls);
+  else if (i == 0) {
+    ompext_tree_arrive(&b->leaders_tree, gtid, d, spin_polls);
+    ompext_tree_depart(&b->leaders_tree, gtid, d);
+  }
   /* 3. Release the subtree: what this thread saw reaches each child. */
   ompext_tree_depart(&domain, gtid, i);
 }

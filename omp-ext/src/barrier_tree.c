@@ -33,6 +33,11 @@
  * The episode counter of each tid is on its own padded line, touched only by
  * the thread holding that tid.  arrived and go sit on separate lines because
  * they change in different phases and are polled by different threads.
+ *
+ * Tid 0 leaves first: no thread returns before tid 0 has seen every arrival
+ * and started the release, so tid 0 is running when the others leave, as in
+ * the runtime's own barriers.  An oversubscribed team relies on that
+ * (params.c): user code after a barrier often waits for tid 0.
  */
 #include "barrier_tree.h"
 

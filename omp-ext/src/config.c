@@ -7,7 +7,7 @@
 #include <string.h>
 
 const char *const ompext_barrier_names[] = {
-    "stock", "dissemination", "tree", "tournament", "centralized", NULL};
+    "stock", "dissemination", "tree", "tournament", "centralized", "auto", NULL};
 const char *const ompext_reduce_names[] = {"stock", "tree", "atomic", "auto",
                                            NULL};
 const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
@@ -89,8 +89,7 @@ static int parse_flag(const char *var) {
 void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->barrier = (ompext_barrier_alg_t)parse_choice(
-      warn, "OMPEXT_BARRIER", ompext_barrier_names,
-      OMPEXT_BARRIER_DISSEMINATION);
+      warn, "OMPEXT_BARRIER", ompext_barrier_names, OMPEXT_BARRIER_AUTO);
   cfg->barrier_m = parse_int(warn, "OMPEXT_BARRIER_M", 1, OMPEXT_MAX_M, 0,
                              PER_TEAM);
   cfg->barrier_k = parse_int(warn, "OMPEXT_BARRIER_K", 2, OMPEXT_MAX_FANIN, 0,

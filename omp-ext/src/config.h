@@ -13,12 +13,15 @@
 #define OMPEXT_MAX_LEVELS 16
 #define OMPEXT_MAX_M 16
 
+/* AUTO: chosen per team (params.c): dissemination while the team fits the
+   processors, the combining tree rooted at tid 0 when oversubscribed. */
 typedef enum {
   OMPEXT_BARRIER_STOCK,
   OMPEXT_BARRIER_DISSEMINATION,
   OMPEXT_BARRIER_TREE,
   OMPEXT_BARRIER_TOURNAMENT,
-  OMPEXT_BARRIER_CENTRALIZED
+  OMPEXT_BARRIER_CENTRALIZED,
+  OMPEXT_BARRIER_AUTO
 } ompext_barrier_alg_t;
 /* AUTO: the plugin's gather, atomics or tree chosen per team size. */
 typedef enum {

@@ -18,11 +18,25 @@
  * model: a signal's receiver is then mostly not running, and every step
  * that waits on an earlier one (a dissemination round, a tree level) costs
  * a scheduler hand-off, microseconds against the model's line transfers.
- * Such a team gets the fewest steps: one dissemination round where m allows
- * (then the smallest m for that many rounds), flat fork/join, broadcast and
- * reduction trees (within the fan-in bound), and copies are long from the
- * floor a team of 2 uses (the rooted close is one step more, see
+ * Such a team gets the fewest steps: flat fork/join, broadcast, reduction
+ * and barrier trees (within the fan-in bound), one dissemination round
+ * where m allows (then the smallest m for that many rounds) if the
+ * dissemination barrier is asked for, and copies are long from the floor a
+ * team of 2 uses (the rooted close is one step more, see
  * bcast_close_long_ns below).
+ *
+ * Who leaves a barrier first matters there too.  In the dissemination
+ * barrier every thread leaves once its own words are complete, so the last
+ * to arrive (the one running) leaves first and tid 0 may still be queued
+ * for a processor.  Programs commonly wait after a barrier for something
+ * tid 0 does next (master, then a flag); their workers would then sleep or
+ * spin in user code until tid 0 gets a processor, a scheduler slice per
+ * barrier.  LLVM's kmp_sch_simd_guided test went from 2 s to minutes that
+ * way, with no signal lost.  So under OMPEXT_BARRIER=auto an oversubscribed
+ * team takes the combining tree barrier, flat: tid 0 gathers every arrival
+ * and releases the others itself, so it is running when they leave, as in
+ * the runtime's own barriers.  Every other collective already ends that
+ * way (see docs/ARCHITECTURE.md, "Who leaves first").
  * Measured at 8 and 33 threads on 2 cores: see docs/ARCHITECTURE.md.
  */
 #include "params.h"
@@ -155,10 +169,10 @@ static void fewest_steps(const ompext_config_t *cfg, int nproc,
                                           ompext_model_uniform_depth);
   const int flat_tree_k = smallest_with_fewest(nproc, 2, OMPEXT_MAX_FANIN,
                                                ompext_model_uniform_depth);
-  if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION && !cfg->barrier_m)
+  if (out->barrier_alg == OMPEXT_BARRIER_DISSEMINATION && !cfg->barrier_m)
     out->barrier_k =
         smallest_with_fewest(nproc, 1, OMPEXT_MAX_M, dissemination_rounds);
-  if (cfg->barrier == OMPEXT_BARRIER_TREE && !cfg->barrier_k)
+  if (out->barrier_alg == OMPEXT_BARRIER_TREE && !cfg->barrier_k)
     out->barrier_k = flat_tree_k;
   if (!cfg->barrier_k)
     out->tree_k = flat_tree_k;
@@ -175,6 +189,33 @@ static void fewest_steps(const ompext_config_t *cfg, int nproc,
     out->forkjoin_fanout = flat_k;
 }
 
+/* The team's plain barrier (see the top of this file).  Under stock the
+   runtime runs its own; the dissemination barrier is laid out, never run. */
+static ompext_barrier_alg_t barrier_for(const ompext_config_t *cfg,
+                                        int oversubscribed) {
+  switch (cfg->barrier) {
+  case OMPEXT_BARRIER_AUTO:
+    return oversubscribed ? OMPEXT_BARRIER_TREE : OMPEXT_BARRIER_DISSEMINATION;
+  case OMPEXT_BARRIER_STOCK:
+    return OMPEXT_BARRIER_DISSEMINATION;
+  default:
+    return cfg->barrier;
+  }
+}
+
+/* The rooted close needs the plugin's plain barrier to run it; under AUTO it
+   stands in for the dissemination barrier only: the other barriers are
+   released by tid 0 already (an oversubscribed team's tree), or forced to
+   be measured. */
+static ompext_bcast_close_mode_t close_for(const ompext_config_t *cfg,
+                                           ompext_barrier_alg_t alg) {
+  if (cfg->barrier == OMPEXT_BARRIER_STOCK ||
+      (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO &&
+       alg != OMPEXT_BARRIER_DISSEMINATION))
+    return OMPEXT_BCAST_CLOSE_BARRIER;
+  return cfg->bcast_close;
+}
+
 void ompext_params_choose(const ompext_config_t *cfg,
                           const ompext_machine_t *machine, int nproc,
                           int oversubscribed, ompext_team_params_t *out) {
@@ -183,9 +224,10 @@ void ompext_params_choose(const ompext_config_t *cfg,
   model_choose(machine, nproc, &model);
   memset(out, 0, sizeof(*out));
   out->nproc = nproc;
+  out->barrier_alg = barrier_for(cfg, oversubscribed);
   int overridden = 0;
 
-  switch (cfg->barrier) {
+  switch (out->barrier_alg) {
   case OMPEXT_BARRIER_DISSEMINATION:
     out->barrier_k = cfg->barrier_m ? cfg->barrier_m : model.have ? model.m : 1;
     overridden |= cfg->barrier_m != 0;
@@ -248,6 +290,7 @@ void ompext_params_choose(const ompext_config_t *cfg,
                                 : oversubscribed ? machine->params.r_r
                                                  : model.close_extra_ns;
   out->bcast_close_long_ns = CLOSE_LONG_FACTOR * close_extra_ns;
+  out->bcast_close = close_for(cfg, out->barrier_alg);
 
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout
                          : model.have           ? model.tree_k
@@ -274,15 +317,17 @@ int ompext_params_describe(const ompext_config_t *cfg,
              p->reduce_fanin[l]);
   }
   char barrier[48], reduce[96], bcast[112], forkjoin[48];
-  if (cfg->barrier == OMPEXT_BARRIER_DISSEMINATION)
+  if (cfg->barrier == OMPEXT_BARRIER_STOCK)
+    snprintf(barrier, sizeof(barrier), "stock");
+  else if (p->barrier_alg == OMPEXT_BARRIER_DISSEMINATION)
     snprintf(barrier, sizeof(barrier), "dissemination(m=%d)", p->barrier_k);
-  else if (cfg->barrier == OMPEXT_BARRIER_TREE ||
-           cfg->barrier == OMPEXT_BARRIER_TOURNAMENT)
+  else if (p->barrier_alg == OMPEXT_BARRIER_TREE ||
+           p->barrier_alg == OMPEXT_BARRIER_TOURNAMENT)
     snprintf(barrier, sizeof(barrier), "%s(k=%d)",
-             ompext_barrier_names[cfg->barrier], p->barrier_k);
+             ompext_barrier_names[p->barrier_alg], p->barrier_k);
   else
     snprintf(barrier, sizeof(barrier), "%s",
-             ompext_barrier_names[cfg->barrier]);
+             ompext_barrier_names[p->barrier_alg]);
   if (cfg->reduce == OMPEXT_REDUCE_STOCK)
     snprintf(reduce, sizeof(reduce), "stock");
   else if (p->reduce_tree)
@@ -296,7 +341,7 @@ int ompext_params_describe(const ompext_config_t *cfg,
     snprintf(bcast, sizeof(bcast), "%s(k=%d,long copies>=%.1fus:k=%d,%s close)",
              ompext_bcast_names[cfg->bcast], p->bcast_fanout,
              p->bcast_close_long_ns / 1000.0, p->bcast_long_fanout,
-             ompext_bcast_close_names[cfg->bcast_close]);
+             ompext_bcast_close_names[p->bcast_close]);
   if (cfg->forkjoin == OMPEXT_FORKJOIN_TREE)
     snprintf(forkjoin, sizeof(forkjoin), "tree(k=%d)", p->forkjoin_fanout);
   else

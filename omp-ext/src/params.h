@@ -12,6 +12,8 @@
 
 typedef struct ompext_team_params {
   int nproc;
+  ompext_barrier_alg_t barrier_alg; /* the plain barrier: never AUTO, and
+                                       DISSEMINATION (unused) for STOCK */
   int barrier_k;                 /* the barrier's parameter (m, k) */
   int reduce_tree;               /* 1: tree gather, 0: atomics */
   int reduce_levels;             /* tree depth d */
@@ -23,6 +25,8 @@ typedef struct ompext_team_params {
                                     (also a domain's tree when the barrier
                                     has one leader per domain) */
   int oversubscribed;            /* chosen for more threads than processors */
+  ompext_bcast_close_mode_t bcast_close; /* AUTO only where the rooted
+                                            close can serve (params.c) */
   double bcast_close_long_ns;    /* copies this long get the rooted close
                                     under OMPEXT_BCAST_CLOSE=auto */
   char source[352];              /* where the numbers came from */

@@ -87,14 +87,18 @@ static void compile_forkjoin_tree(ompext_team_t *t) {
 }
 
 /* The barrier with one leader per domain, for a team laid out over several:
-   a tree of the model's fan-in for the largest domain inside each, and the
-   dissemination barrier of the model's m for that many leaders. */
+   a tree of the model's fan-in for the largest domain inside each, and
+   among the leaders the barrier params.c picks for that many threads (the
+   dissemination barrier of the model's m, or an oversubscribed team's
+   tree). */
 static void build_hier_barrier(const ompext_config_t *cfg,
                                const ompext_machine_t *machine,
                                ompext_team_t *t) {
   const ompext_topo_layout_t *l = &t->layout;
-  if (t->barrier_alg != OMPEXT_BARRIER_DISSEMINATION)
-    return; /* the alternatives stay flat: they are kept for comparison */
+  /* The alternatives stay flat: they are kept for comparison. */
+  if (cfg->barrier != OMPEXT_BARRIER_AUTO &&
+      cfg->barrier != OMPEXT_BARRIER_DISSEMINATION)
+    return;
   int largest = 0;
   for (int d = 0; d < l->ndomains; ++d)
     if (l->dstart[d + 1] - l->dstart[d] > largest)
@@ -104,16 +108,21 @@ static void build_hier_barrier(const ompext_config_t *cfg,
                        &inside);
   ompext_params_choose(cfg, machine, l->ndomains, t->params.oversubscribed,
                        &across);
-  const size_t bytes = ompext_hier_size(l, across.barrier_k);
+  const size_t bytes =
+      ompext_hier_size(l, across.barrier_alg, across.barrier_k);
   char *mem = alloc_lines(bytes, &t->hier_allocation);
   if (!mem)
     return; /* the flat barrier goes on serving the team */
-  t->hier = ompext_hier_init(mem, l, inside.tree_k, across.barrier_k);
+  t->hier = ompext_hier_init(mem, l, inside.tree_k, across.barrier_alg,
+                             across.barrier_k);
   if (cfg->verbose && first_time(hier_seen, t->nproc))
     fprintf(stderr,
             "omp-ext: team of %d: barrier tree(k=%d) in each domain, "
-            "dissemination(m=%d) among %d leaders\n",
-            t->nproc, inside.tree_k, across.barrier_k, l->ndomains);
+            "%s(%s=%d) among %d leaders\n",
+            t->nproc, inside.tree_k,
+            ompext_barrier_names[across.barrier_alg],
+            across.barrier_alg == OMPEXT_BARRIER_TREE ? "k" : "m",
+            across.barrier_k, l->ndomains);
 }
 
 /* Primary only, workers parked: once every thread's PU is known, lay the
@@ -154,18 +163,6 @@ int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
   return computed_tree(team, tid, parent, children, cap);
 }
 
-/* The rooted close needs the plugin's plain barrier to run it; under AUTO it
-   stands in for the dissemination barrier only, since a forced alternative
-   is there to be measured. */
-static ompext_bcast_close_mode_t close_mode(const ompext_config_t *cfg,
-                                            ompext_barrier_alg_t alg) {
-  if (cfg->barrier == OMPEXT_BARRIER_STOCK ||
-      (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO &&
-       alg != OMPEXT_BARRIER_DISSEMINATION))
-    return OMPEXT_BCAST_CLOSE_BARRIER;
-  return cfg->bcast_close;
-}
-
 ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                    const ompext_machine_t *machine,
                                    const ompext_topology_t *topology,
@@ -188,9 +185,7 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
 
   ompext_team_params_t params;
   ompext_params_choose(cfg, machine, nproc, oversubscribed, &params);
-  const ompext_barrier_alg_t alg = cfg->barrier == OMPEXT_BARRIER_STOCK
-                                       ? OMPEXT_BARRIER_DISSEMINATION
-                                       : cfg->barrier;
+  const ompext_barrier_alg_t alg = params.barrier_alg;
   const size_t head = ompext_pad_bytes(sizeof(ompext_team_t));
   const size_t barrier_bytes =
       ompext_pad_bytes(ompext_barrier_size(alg, nproc, params.barrier_k));
@@ -224,7 +219,7 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
                                     params.bcast_long_fanout);
   p += bcast_bytes;
   t->bcast_close = ompext_bcast_close_init(
-      p, nproc, params.tree_k, close_mode(cfg, alg),
+      p, nproc, params.tree_k, params.bcast_close,
       (uint64_t)params.bcast_close_long_ns,
       params.bcast_long_fanout != params.bcast_fanout);
   p += close_bytes;

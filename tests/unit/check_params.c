@@ -16,6 +16,9 @@
  *   - some values spelled out (8 threads: one round of m = 7, fork/join
  *     fan-out 7; 33 threads: m = 5, fan-out 32).
  * Settings from the environment win over the oversubscribed choice.
+ * Under OMPEXT_BARRIER=auto (the default) a team that fits gets the
+ * dissemination barrier, and an oversubscribed one the combining tree with
+ * the fewest levels, the smallest such k, so that tid 0 releases the team.
  */
 #include "test_services.h"
 
@@ -119,6 +122,30 @@ static void check_sizes(const char *set, const ompext_machine_t *machine) {
   }
 }
 
+static void check_auto_barrier(const char *set,
+                               const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  cfg.barrier = OMPEXT_BARRIER_AUTO;
+  cfg.barrier_m = 3; /* the dissemination's m; no effect on the tree */
+  for (int n = 2; n <= 200; ++n) {
+    ompext_team_params_t fits, over;
+    ompext_params_choose(&cfg, machine, n, 0, &fits);
+    ompext_params_choose(&cfg, machine, n, 1, &over);
+    if (fits.barrier_alg != OMPEXT_BARRIER_DISSEMINATION ||
+        fits.barrier_k != 3)
+      tu_fail("%s n=%d auto, fits: barrier %s(%d), want dissemination(3)",
+              set, n, ompext_barrier_names[fits.barrier_alg],
+              fits.barrier_k);
+    const int levels = depth(n, OMPEXT_MAX_FANIN), k = over.barrier_k;
+    if (over.barrier_alg != OMPEXT_BARRIER_TREE || k < 2 ||
+        depth(n, k) != levels || (k > 2 && depth(n, k - 1) == levels))
+      tu_fail("%s n=%d auto, oversubscribed: barrier %s(%d), want the "
+              "smallest tree k with %d levels",
+              set, n, ompext_barrier_names[over.barrier_alg], k, levels);
+  }
+}
+
 static void check_environment_wins(const ompext_machine_t *machine) {
   ompext_config_t cfg;
   default_config(&cfg);
@@ -149,6 +176,7 @@ static void check_environment_wins(const ompext_machine_t *machine) {
 int main(void) {
   unsigned long sets = 0;
   check_sizes("no model", NULL);
+  check_auto_barrier("no model", NULL);
   check_environment_wins(NULL);
   ++sets;
   for (int i = 0; ompext_model_builtin_names[i]; ++i) {
@@ -160,6 +188,7 @@ int main(void) {
     snprintf(machine.source, sizeof(machine.source), "model(%s)",
              ompext_model_builtin_names[i]);
     check_sizes(ompext_model_builtin_names[i], &machine);
+    check_auto_barrier(ompext_model_builtin_names[i], &machine);
     check_environment_wins(&machine);
     ++sets;
   }

@@ -9,7 +9,8 @@
  * dissemination peers per round, hierarchical fan-in inside domains; none
  * for centralized) and team size n, n threads run many episodes of the
  * barrier with random delays around it.  The hierarchical barrier also runs
- * for every peers-per-round m of its leaders' dissemination barrier (-m)
+ * for every peers-per-round m of its leaders' dissemination barrier (-m;
+ * 0: the leaders meet in a flat combining tree rooted at tid 0 instead)
  * and domain count of -d, over a topology layout made up by the harness:
  * the tids spread over the domains at random, so domains are uneven and
  * scattered over the tids (1 domain: the tree alone; n: the leaders'
@@ -68,14 +69,15 @@
 /* hier: domain counts of its layouts and its leaders' m, by default; each
    of its configurations runs 1/LAYERED_SHARE of the episodes. */
 #define DEFAULT_DOMAINS "1,2,3,5,64"
-#define DEFAULT_LEADER_M "1,3"
+#define DEFAULT_LEADER_M "0,1,3"
 #define LAYERED_SHARE 10
 
 /* What one configuration hands an algorithm. */
 typedef struct setup {
   int n;
   int k; /* the algorithm's parameter */
-  int m; /* hier: peers per round of the leaders' dissemination barrier */
+  int m; /* hier: peers per round of the leaders' dissemination barrier;
+            0: the leaders' flat tree */
   const ompext_topo_layout_t *layout; /* hier: the domains; else NULL */
 } setup_t;
 
@@ -167,12 +169,21 @@ static const char *dissemination_check(void *b, const setup_t *s) {
              : "rounds != ceil(log_{m+1} n)";
 }
 
-/* hierarchical: k-ary trees in the domains, m-ary dissemination above */
+/* hierarchical: k-ary trees in the domains, m-ary dissemination above, or
+   with m = 0 a flat combining tree rooted at tid 0 (an oversubscribed
+   team's) */
+static ompext_barrier_alg_t hier_across(const setup_t *s) {
+  return s->m ? OMPEXT_BARRIER_DISSEMINATION : OMPEXT_BARRIER_TREE;
+}
+static int hier_across_param(const setup_t *s) {
+  return s->m ? s->m : tu_layout_domains(s->layout) - 1;
+}
 static size_t hier_size(const setup_t *s) {
-  return ompext_hier_size(s->layout, s->m);
+  return ompext_hier_size(s->layout, hier_across(s), hier_across_param(s));
 }
 static void *hier_init(void *mem, const setup_t *s) {
-  return ompext_hier_init(mem, s->layout, s->k, s->m);
+  return ompext_hier_init(mem, s->layout, s->k, hier_across(s),
+                          hier_across_param(s));
 }
 static void hier_wait(void *b, int gtid, int tid, unsigned spin) {
   ompext_hier_wait(b, gtid, tid, spin);
@@ -408,6 +419,7 @@ int main(int argc, char **argv) {
       "  -d D1,D2,...     hier: domain counts of the layouts (default "
       DEFAULT_DOMAINS ")\n"
       "  -m M1,M2,...     hier: peers per round of the leaders' barrier\n"
+      "                   (0: a flat tree rooted at tid 0)\n"
       "                   (default " DEFAULT_LEADER_M ")\n");
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines survive a hang */
   if (tu_services_install() != 0)
