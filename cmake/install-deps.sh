@@ -24,6 +24,7 @@ packages=(
   python3
   patch
   pkg-config
+  spin             # Promela model checker for the flag protocols (tests/spin)
 )
 
 check_only=0

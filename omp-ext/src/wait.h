@@ -5,8 +5,16 @@
  * team is oversubscribed or the wait policy is passive), then hands over to
  * the services wait, which runs tasks, yields when threads outnumber
  * processors, sleeps after the blocktime and honours shutdown.  Signals
- * always go through the services release: it adds OMPEXT_FLAG_BUMP and
- * wakes the word's waiter if it sleeps, so no word is ever plain-stored.
+ * go through the services release: it adds OMPEXT_FLAG_BUMP and wakes the
+ * word's waiter if it sleeps, so no word is ever plain-stored.
+ *
+ * Ordering: every wait ends with an acquire load of the word, also after
+ * the services wait, which promises no ordering (it reads the word the
+ * runtime's way, a volatile load, which C11 does not count as atomic).  The
+ * load reads the count the signallers' fetch-adds built, one release
+ * sequence, so whatever each signaller wrote before signalling is visible
+ * after the wait on any CPU.  On x86 it is a plain load of a line the wait
+ * has just read.
  */
 #ifndef OMPEXT_WAIT_H
 #define OMPEXT_WAIT_H
@@ -45,6 +53,8 @@ static inline void ompext_wait(int gtid, ompext_flag_word_t *word,
     ompext_cpu_relax();
   }
   ompext_svc->wait(gtid, word, expect, 0);
+  /* acquire: as in ompext_word_is; the services wait promises none. */
+  (void)atomic_load_explicit(word, memory_order_acquire);
 }
 
 static inline void ompext_signal(int gtid, int waiter_tid,

@@ -12,10 +12,12 @@
  *   - ops (plugin -> runtime): per-team context and the collectives.  Any op
  *     may be NULL, which means "stock behaviour for that path".
  *
- * Flag words: 64 bits, bit 0 is libomp's sleep bit, bit 1 stays 0, and the
- * only modification is services->release (+4, then wake a sleeping owner).
- * Every word has exactly one waiter, identified by its tid in the current
- * team.  Never store into a word a thread may sleep on.
+ * Flag words: 64 bits, bit 0 is libomp's sleep bit, bit 1 stays 0, and
+ * they change only by atomic adds of OMPEXT_FLAG_BUMP: services->release
+ * (+4, then wake a sleeping owner), or the plugin's own fetch-add on a
+ * word nobody waits on at that moment.  Every word has exactly one waiter,
+ * identified by its tid in the current team.  Never store into a word a
+ * thread may sleep on.
  *
  * This header is C11 and C++11; it must not include any libomp header.
  */
@@ -69,7 +71,9 @@ typedef struct ompext_services {
   uint32_t size;        /* sizeof(ompext_services_t) in the runtime */
   /* Block until (*word & ~OMPEXT_FLAG_SLEEP_BIT) == expect.  The caller
      must be the word's only waiter.  final_spin as in libomp: nonzero only
-     for the release wait that may end the region's tasks. */
+     for the release wait that may end the region's tasks.  No memory
+     ordering is promised: the caller loads the word with acquire after it
+     (the plugin's wait.h does). */
   void (*wait)(int gtid, ompext_flag_word_t *word, uint64_t expect,
                int final_spin);
   /* Atomically add OMPEXT_FLAG_BUMP to *word (release semantics), then
