@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Results of LLVM's libomp lit suite: per test, its result and its time.
+
+  lit_results.py extract <lit json> <results file>
+      Reads lit's JSON results (lit -o, with --time-tests) and writes one
+      line per test, "<RESULT> <test> <seconds>", sorted by test.
+  lit_results.py compare <stock results> <ext results> <max ratio> <floor s>
+      Fails (exit 1) if a test that passes on stock does not pass on ext, or
+      if a test that passes on both takes more than <max ratio> times stock's
+      time on ext and more than <floor s> seconds.  Prints the slowest ratios
+      either way, so a drift shows before it fails.
+"""
+import json
+import sys
+
+
+def extract(json_path, out_path):
+    with open(json_path) as f:
+        tests = json.load(f)["tests"]
+    rows = []
+    for t in tests:
+        # "libomp :: tasking/omp_task.c" -> "tasking/omp_task.c"
+        name = t["name"].split(" :: ", 1)[-1]
+        rows.append((name, t["code"], t.get("elapsed") or 0.0))
+    if not rows:
+        sys.exit("lit_results: no tests in " + json_path)
+    with open(out_path, "w") as out:
+        for name, code, secs in sorted(rows):
+            out.write(f"{code} {name} {secs:.3f}\n")
+    counts = {}
+    for _, code, _ in rows:
+        counts[code] = counts.get(code, 0) + 1
+    summary = " ".join(f"{n} {c}" for c, n in sorted(counts.items()))
+    print(f"lit_results: {len(rows)} tests: {summary}")
+
+
+def read(path):
+    results = {}
+    with open(path) as f:
+        for line in f:
+            code, name, secs = line.split()
+            results[name] = (code, float(secs))
+    return results
+
+
+def compare(stock_path, ext_path, max_ratio, floor):
+    stock, ext = read(stock_path), read(ext_path)
+    failures, timed = [], []
+    for name, (code, secs) in sorted(stock.items()):
+        if code != "PASS":
+            continue
+        ext_code, ext_secs = ext.get(name, ("MISSING", 0.0))
+        if ext_code != "PASS":
+            failures.append(f"{name} (stock PASS, ext {ext_code})")
+            continue
+        ratio = ext_secs / secs if secs > 0 else float("inf")
+        timed.append((ratio, name, secs, ext_secs))
+        if ratio > max_ratio and ext_secs > floor:
+            failures.append(f"{name} (ext {ext_secs:.2f} s, stock {secs:.2f} s,"
+                            f" {ratio:.1f} times)")
+    timed.sort(reverse=True)
+    print("lit_results: slowest on ext against stock (ext/stock, ext s, stock s):")
+    for ratio, name, secs, ext_secs in timed[:5]:
+        print(f"  {ratio:5.2f}  {ext_secs:7.2f}  {secs:7.2f}  {name}")
+    total_stock = sum(t[2] for t in timed)
+    total_ext = sum(t[3] for t in timed)
+    print(f"lit_results: {len(timed)} tests pass on both; total time ext "
+          f"{total_ext:.1f} s, stock {total_stock:.1f} s")
+    if failures:
+        print(f"lit_results: failed (results, or more than {max_ratio:g} times "
+              f"stock's time and more than {floor:g} s):")
+        for f in failures[:100]:
+            print("  " + f)
+        sys.exit(1)
+    print(f"lit_results: every test that passes on stock passes on ext, none "
+          f"more than {max_ratio:g} times slower beyond {floor:g} s")
+
+
+def main():
+    if len(sys.argv) == 4 and sys.argv[1] == "extract":
+        extract(sys.argv[2], sys.argv[3])
+    elif len(sys.argv) == 6 and sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
+    else:
+        sys.exit(__doc__)
+
+
+if __name__ == "__main__":
+    main()
