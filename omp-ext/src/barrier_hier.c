@@ -98,9 +98,9 @@ void ompext_hier_wait(ompext_hier_t *b, int gtid, int tid,
      also waits there for the leader's go. */
   ompext_tree_arrive(&domain, gtid, i, spin_polls);
   /* 2. A leader: the whole domain has arrived; meet the other leaders. */
-  if (i == 0 && b->leaders)
+  if (i == 0 && b->leaders) {
     ompext_dissemination_wait(b->leaders, gtid, d, spin_polls);
-  else if (i == 0) {
+  } else if (i == 0) { /* the leaders' tree: gather into tid 0, release */
     ompext_tree_arrive(&b->leaders_tree, gtid, d, spin_polls);
     ompext_tree_depart(&b->leaders_tree, gtid, d);
   }

@@ -7,7 +7,8 @@
 #include <string.h>
 
 const char *const ompext_barrier_names[] = {
-    "stock", "dissemination", "tree", "tournament", "centralized", "auto", NULL};
+    "stock",       "dissemination", "tree", "tournament",
+    "centralized", "auto",          NULL};
 const char *const ompext_reduce_names[] = {"stock", "tree", "atomic", "auto",
                                            NULL};
 const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
