@@ -3,12 +3,20 @@
 #
 #   lit_compare.sh baseline <lit.py> <stock test dir> <results file>
 #   lit_compare.sh compare  <lit.py> <ext test dir> <baseline file> <results file>
+#                           [<stock test dir>]
 #
 # baseline: runs the suite on stock and records each test's result and time.
 # compare:  runs it on ext (the environment chooses the plugin paths and the
 #           wait policy) and fails if any test that passed on stock does not
 #           pass on ext, or takes more than LIT_TIME_RATIO times stock's time
-#           and more than LIT_TIME_FLOOR seconds (lit_results.py).
+#           and more than LIT_TIME_FLOOR seconds (lit_results.py).  A run
+#           that fails on time alone runs those tests again, LIT_RECHECK times
+#           on each runtime (stock from <stock test dir>), alternating, and
+#           judges each runtime's best time: some tests take 1 s or 6 s on
+#           stock itself from run to run (hidden_helper_task/depend.cpp: 1.24
+#           and 6.20 s), while a stall is slow every time.  A stall that
+#           comes and goes can pass the second look; the first still prints
+#           it.
 # Results lines: "<RESULT> <test name> <seconds>".
 #
 # Environment:
@@ -18,6 +26,7 @@
 #                   the first CPU this script may run on
 #   LIT_TIME_RATIO  ext/stock time that fails a test         [4]
 #   LIT_TIME_FLOOR  ... when ext took more seconds than this  [5]
+#   LIT_RECHECK     runs of each runtime for a test slow on time alone [5]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 mode=$1 lit=$2 testdir=$3
@@ -47,9 +56,33 @@ baseline)
   run_suite "$testdir" "$4"
   ;;
 compare)
-  run_suite "$testdir" "$5"
-  python3 "$here/lit_results.py" compare "$4" "$5" \
-    "${LIT_TIME_RATIO:-4}" "${LIT_TIME_FLOOR:-5}"
+  baseline=$4 results=$5 stockdir=${6:-}
+  ratio=${LIT_TIME_RATIO:-4} floor=${LIT_TIME_FLOOR:-5}
+  run_suite "$testdir" "$results"
+  rc=0
+  python3 "$here/lit_results.py" compare "$baseline" "$results" "$ratio" \
+    "$floor" "$results.slow" || rc=$?
+  if [ "$rc" != 3 ] || [ -z "$stockdir" ]; then
+    [ "$rc" = 3 ] && rc=1
+    exit "$rc"
+  fi
+  # Slow on time alone: those tests again, alternating, best times judged.
+  names=$(sed 's/[.+]/\\&/g' "$results.slow" | paste -sd'|')
+  runs=${LIT_RECHECK:-5}
+  echo "lit_compare: running again, $runs times on each runtime:" \
+    $(cat "$results.slow")
+  stock_runs=() ext_runs=()
+  for ((i = 1; i <= runs; i++)); do
+    LIT_FILTER="^libomp :: ($names)\$" run_suite "$stockdir" \
+      "$results.again-stock-$i"
+    LIT_FILTER="^libomp :: ($names)\$" run_suite "$testdir" \
+      "$results.again-ext-$i"
+    stock_runs+=("$results.again-stock-$i") ext_runs+=("$results.again-ext-$i")
+  done
+  python3 "$here/lit_results.py" best "${stock_runs[@]}" >"$results.again-stock"
+  python3 "$here/lit_results.py" best "${ext_runs[@]}" >"$results.again-ext"
+  python3 "$here/lit_results.py" compare "$results.again-stock" \
+    "$results.again-ext" "$ratio" "$floor"
   ;;
 *)
   echo "usage: lit_compare.sh baseline|compare ..." >&2

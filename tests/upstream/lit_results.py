@@ -5,10 +5,16 @@
       Reads lit's JSON results (lit -o, with --time-tests) and writes one
       line per test, "<RESULT> <test> <seconds>", sorted by test.
   lit_results.py compare <stock results> <ext results> <max ratio> <floor s>
+                        [<slow list>]
       Fails (exit 1) if a test that passes on stock does not pass on ext, or
       if a test that passes on both takes more than <max ratio> times stock's
       time on ext and more than <floor s> seconds.  Prints the slowest ratios
-      either way, so a drift shows before it fails.
+      either way, so a drift shows before it fails.  With <slow list>, a run
+      whose only failures are on time exits 3 instead and writes those tests'
+      names there, one a line, to be run again (lit_compare.sh).
+  lit_results.py best <results file>...
+      Per test, the shortest time over the files: "<RESULT> <test> <seconds>",
+      the result PASS only if every file says PASS.
 """
 import json
 import sys
@@ -43,9 +49,9 @@ def read(path):
     return results
 
 
-def compare(stock_path, ext_path, max_ratio, floor):
+def compare(stock_path, ext_path, max_ratio, floor, slow_path=None):
     stock, ext = read(stock_path), read(ext_path)
-    failures, timed = [], []
+    failures, timed, slow = [], [], []
     for name, (code, secs) in sorted(stock.items()):
         if code != "PASS":
             continue
@@ -56,6 +62,7 @@ def compare(stock_path, ext_path, max_ratio, floor):
         ratio = ext_secs / secs if secs > 0 else float("inf")
         timed.append((ratio, name, secs, ext_secs))
         if ratio > max_ratio and ext_secs > floor:
+            slow.append(name)
             failures.append(f"{name} (ext {ext_secs:.2f} s, stock {secs:.2f} s,"
                             f" {ratio:.1f} times)")
     timed.sort(reverse=True)
@@ -71,16 +78,32 @@ def compare(stock_path, ext_path, max_ratio, floor):
               f"stock's time and more than {floor:g} s):")
         for f in failures[:100]:
             print("  " + f)
+        if slow_path and len(slow) == len(failures):
+            with open(slow_path, "w") as out:
+                out.write("".join(name + "\n" for name in slow))
+            sys.exit(3)
         sys.exit(1)
     print(f"lit_results: every test that passes on stock passes on ext, none "
           f"more than {max_ratio:g} times slower beyond {floor:g} s")
 
 
+def best(paths):
+    runs = [read(p) for p in paths]
+    for name in sorted(runs[0]):
+        codes = [r.get(name, ("MISSING", 0.0))[0] for r in runs]
+        secs = min(r.get(name, ("MISSING", 0.0))[1] for r in runs)
+        code = "PASS" if all(c == "PASS" for c in codes) else codes[-1]
+        print(f"{code} {name} {secs:.3f}")
+
+
 def main():
     if len(sys.argv) == 4 and sys.argv[1] == "extract":
         extract(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) == 6 and sys.argv[1] == "compare":
-        compare(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]))
+    elif len(sys.argv) in (6, 7) and sys.argv[1] == "compare":
+        compare(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]),
+                sys.argv[6] if len(sys.argv) == 7 else None)
+    elif len(sys.argv) >= 3 and sys.argv[1] == "best":
+        best(sys.argv[2:])
     else:
         sys.exit(__doc__)
 
