@@ -9,7 +9,7 @@
 #include "bcast_tree.h"
 #include "config.h"
 #include "pad.h"
-#include "params.h"
+#include "plan.h"
 #include "reduce_tree.h"
 #include "services.h"
 #include "wait.h" /* ompext_cpu_relax */
@@ -524,9 +524,11 @@ static int config_check(const gb_config_t *c) {
     case OMPEXT_BARRIER_DISSEMINATION:
       return c->barrier_param >= 1 && c->barrier_param <= OMPEXT_MAX_M;
     case OMPEXT_BARRIER_TREE:
-      return c->barrier_param >= 2 && c->barrier_param <= OMPEXT_MAX_FANIN;
+      return c->barrier_param >= OMPEXT_MIN_TREE_K &&
+             c->barrier_param <= OMPEXT_MAX_FANIN;
     case OMPEXT_BARRIER_TOURNAMENT:
-      return c->barrier_param >= 0 && c->barrier_param <= OMPEXT_MAX_FANIN;
+      return c->barrier_param == 0 || (c->barrier_param >= OMPEXT_MIN_TREE_K &&
+                                       c->barrier_param <= OMPEXT_MAX_FANIN);
     case OMPEXT_BARRIER_CENTRALIZED:
       return 1;
     default:
@@ -546,6 +548,12 @@ static int config_check(const gb_config_t *c) {
   return 0;
 }
 
+/* The benchmark's one parameter, as the algorithm names it. */
+static ompext_barrier_plan_t barrier_plan(ompext_barrier_alg_t alg, int param) {
+  return (ompext_barrier_plan_t){
+      .alg = alg, .dissem_m = param, .tree_k = param, .release_k = param};
+}
+
 int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
   if (!config_check(cfg)) {
     fprintf(stderr, "ompext-gbench: bad configuration (op %d)\n",
@@ -559,14 +567,15 @@ int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
   t->spin = gb_spin_polls(t->n);
   const int n = t->n;
   switch (cfg->op) {
-  case GB_BARRIER:
-    t->coll_mem = gb_zalloc(
-        ompext_barrier_size(cfg->barrier_alg, n, cfg->barrier_param));
+  case GB_BARRIER: {
+    const ompext_barrier_plan_t plan =
+        barrier_plan(cfg->barrier_alg, cfg->barrier_param);
+    t->coll_mem = gb_zalloc(ompext_barrier_size(&plan, n));
     if (!t->coll_mem)
       goto oom;
-    t->coll = ompext_barrier_init(cfg->barrier_alg, t->coll_mem, n,
-                                  cfg->barrier_param);
+    t->coll = ompext_barrier_init(&plan, t->coll_mem, n);
     break;
+  }
   case GB_REDUCE: {
     /* The levels exactly as the plugin derives them from a fan-in list. */
     ompext_config_t c;
@@ -574,8 +583,9 @@ int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
     c.reduce = OMPEXT_REDUCE_TREE;
     c.reduce_levels = cfg->fanin_len;
     memcpy(c.reduce_fanin, cfg->fanin, sizeof(int) * (size_t)cfg->fanin_len);
-    ompext_team_params_t p;
-    ompext_params_choose(&c, NULL, n, 0, &p); /* fixed defaults, no model */
+    const ompext_planner_t planner = {&c, NULL}; /* fixed defaults */
+    ompext_plan_t p;
+    ompext_plan_build(&planner, n, 0, &p);
     t->coll_mem = gb_zalloc(ompext_reduce_tree_size(n));
     if (!t->coll_mem)
       goto oom;
@@ -586,13 +596,13 @@ int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
   case GB_BCAST: {
     int fanout = cfg->bcast_fanout ? cfg->bcast_fanout : (n > 1 ? n - 1 : 1);
     t->coll_mem = gb_zalloc(ompext_bcast_tree_size(n));
-    t->after_mem =
-        gb_zalloc(ompext_barrier_size(OMPEXT_BARRIER_DISSEMINATION, n, 1));
+    const ompext_barrier_plan_t after =
+        barrier_plan(OMPEXT_BARRIER_DISSEMINATION, 1);
+    t->after_mem = gb_zalloc(ompext_barrier_size(&after, n));
     if (!t->coll_mem || !t->after_mem)
       goto oom;
     t->coll = ompext_bcast_tree_init(t->coll_mem, n, fanout, fanout);
-    t->after = ompext_barrier_init(OMPEXT_BARRIER_DISSEMINATION,
-                                   t->after_mem, n, 1);
+    t->after = ompext_barrier_init(&after, t->after_mem, n);
     const size_t bytes = ompext_pad_bytes(cfg->bcast_bytes);
     for (int i = 0; i < n; ++i) {
       /* Not zeroed here: the owner touches its buffer first. */

@@ -45,30 +45,30 @@ _Static_assert(sizeof(ompext_flag_word_t) == 8, "flag words are 64-bit");
 _Static_assert(sizeof(central_slot_t) == 2 * OMPEXT_CACHE_LINE,
                "episode and go each fill one padded line");
 
-struct ompext_centralized {
+struct ompext_barrier_centralized {
   alignas(OMPEXT_CACHE_LINE) int nproc;  /* read-only after init */
   central_slot_t *slots;                 /* [nproc] */
   alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t arrived; /* all -> tid 0 */
 };
-_Static_assert(sizeof(struct ompext_centralized) == 2 * OMPEXT_CACHE_LINE,
+_Static_assert(sizeof(struct ompext_barrier_centralized) ==
+                   2 * OMPEXT_CACHE_LINE,
                "the header and the arrival word each fill one padded line");
 
-size_t ompext_centralized_size(int nproc, int k) {
-  (void)k;
-  return ompext_pad_bytes(sizeof(ompext_centralized_t)) +
+size_t ompext_barrier_centralized_size(int nproc) {
+  return ompext_pad_bytes(sizeof(ompext_barrier_centralized_t)) +
          (size_t)nproc * sizeof(central_slot_t);
 }
 
-ompext_centralized_t *ompext_centralized_init(void *mem, int nproc, int k) {
-  (void)k;
-  ompext_centralized_t *b = mem;
+ompext_barrier_centralized_t *ompext_barrier_centralized_init(void *mem,
+                                                              int nproc) {
+  ompext_barrier_centralized_t *b = mem;
   b->nproc = nproc;
   b->slots = (void *)((char *)mem + ompext_pad_bytes(sizeof(*b)));
   return b;
 }
 
-void ompext_centralized_wait(ompext_centralized_t *b, int gtid, int tid,
-                             unsigned spin_polls) {
+void ompext_barrier_centralized_wait(ompext_barrier_centralized_t *b, int gtid,
+                                     int tid, unsigned spin_polls) {
   const int n = b->nproc;
   if (n <= 1)
     return;

@@ -5,15 +5,15 @@
 
 #include <stddef.h>
 
-typedef struct ompext_centralized ompext_centralized_t;
+typedef struct ompext_barrier_centralized ompext_barrier_centralized_t;
 
-/* Bytes a barrier for nproc threads needs (k is ignored). */
-size_t ompext_centralized_size(int nproc, int k);
-/* Lays the barrier out in zeroed, OMPEXT_CACHE_LINE-aligned memory (k is
-   ignored). */
-ompext_centralized_t *ompext_centralized_init(void *mem, int nproc, int k);
+/* Bytes a barrier for nproc threads needs. */
+size_t ompext_barrier_centralized_size(int nproc);
+/* Lays the barrier out in zeroed, OMPEXT_CACHE_LINE-aligned memory. */
+ompext_barrier_centralized_t *ompext_barrier_centralized_init(void *mem,
+                                                              int nproc);
 /* Returns once all nproc threads have called it for this episode. */
-void ompext_centralized_wait(ompext_centralized_t *b, int gtid, int tid,
-                             unsigned spin_polls);
+void ompext_barrier_centralized_wait(ompext_barrier_centralized_t *b, int gtid,
+                                     int tid, unsigned spin_polls);
 
 #endif

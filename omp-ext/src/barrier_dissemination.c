@@ -35,59 +35,58 @@
  */
 #include "barrier_dissemination.h"
 
+#include "bounds.h"
 #include "pad.h"
 #include "wait.h"
 
-#define MAX_ROUNDS 32
-#define MAX_M 16
+#include <assert.h>
+
+#define MAX_ROUNDS 32 /* (m+1)^32 > any team */
 
 typedef struct episode_slot {
   alignas(OMPEXT_CACHE_LINE) uint64_t episode; /* owner-only */
 } episode_slot_t;
 
-struct ompext_dissemination {
+struct ompext_barrier_dissemination {
   alignas(OMPEXT_CACHE_LINE) int nproc;
-  int m;
+  int dissem_m;
   int rounds;
-  int offsets[MAX_ROUNDS][MAX_M]; /* nonzero offsets mod n, per round */
+  int offsets[MAX_ROUNDS][OMPEXT_MAX_M]; /* nonzero offsets mod n, per round */
   int signals[MAX_ROUNDS];        /* how many of them */
   const int *team_tid;            /* index -> team tid; NULL: identity */
   episode_slot_t *episodes;       /* [nproc] */
   ompext_padded_word_t *flags;    /* [2][rounds][nproc] */
 };
 
-/* size and init must agree on m, whatever the caller passes. */
-static int clamp_m(int m) { return m < 1 ? 1 : m > MAX_M ? MAX_M : m; }
-
-static int rounds_for(int nproc, int m) {
+static int rounds_for(int nproc, int dissem_m) {
+  assert(dissem_m >= 1 && dissem_m <= OMPEXT_MAX_M); /* the plan clamps */
   int rounds = 0;
-  for (long span = 1; span < nproc; span *= m + 1)
+  for (long span = 1; span < nproc; span *= dissem_m + 1)
     ++rounds;
   return rounds;
 }
 
-size_t ompext_dissemination_size(int nproc, int m) {
-  size_t rounds = (size_t)rounds_for(nproc, clamp_m(m));
-  return ompext_pad_bytes(sizeof(ompext_dissemination_t)) +
+size_t ompext_barrier_dissemination_size(int nproc, int dissem_m) {
+  size_t rounds = (size_t)rounds_for(nproc, dissem_m);
+  return ompext_pad_bytes(sizeof(ompext_barrier_dissemination_t)) +
          (size_t)nproc * sizeof(episode_slot_t) +
          2 * rounds * (size_t)nproc * sizeof(ompext_padded_word_t);
 }
 
-ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc,
-                                                  int m) {
-  ompext_dissemination_t *b = mem;
-  m = clamp_m(m);
+ompext_barrier_dissemination_t *
+ompext_barrier_dissemination_init(void *mem, int nproc, int dissem_m) {
+  ompext_barrier_dissemination_t *b = mem;
   b->nproc = nproc;
-  b->m = m;
-  b->rounds = rounds_for(nproc, m);
+  b->dissem_m = dissem_m;
+  b->rounds = rounds_for(nproc, dissem_m);
   b->team_tid = NULL;
   char *tail = (char *)mem + ompext_pad_bytes(sizeof(*b));
   b->episodes = (episode_slot_t *)tail;
   b->flags = (ompext_padded_word_t *)(tail + (size_t)nproc * sizeof(episode_slot_t));
   long stride = 1;
-  for (int r = 0; r < b->rounds; ++r, stride *= m + 1) {
+  for (int r = 0; r < b->rounds; ++r, stride *= dissem_m + 1) {
     b->signals[r] = 0;
-    for (int i = 1; i <= m; ++i) {
+    for (int i = 1; i <= dissem_m; ++i) {
       int off = (int)((i * stride) % nproc);
       if (off != 0)
         b->offsets[r][b->signals[r]++] = off;
@@ -96,24 +95,25 @@ ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc,
   return b;
 }
 
-void ompext_dissemination_map_tids(ompext_dissemination_t *b,
-                                   const int *team_tid) {
+void ompext_barrier_dissemination_map_tids(ompext_barrier_dissemination_t *b,
+                                           const int *team_tid) {
   b->team_tid = team_tid;
 }
 
-int ompext_dissemination_rounds(const ompext_dissemination_t *b) {
+int ompext_barrier_dissemination_rounds(
+    const ompext_barrier_dissemination_t *b) {
   return b->rounds;
 }
 
-static inline ompext_flag_word_t *flag_at(ompext_dissemination_t *b, int parity,
-                                          int round, int tid) {
+static inline ompext_flag_word_t *flag_at(ompext_barrier_dissemination_t *b,
+                                          int parity, int round, int tid) {
   size_t index = ((size_t)parity * (size_t)b->rounds + (size_t)round) *
                      (size_t)b->nproc + (size_t)tid;
   return &b->flags[index].word;
 }
 
-void ompext_dissemination_wait(ompext_dissemination_t *b, int gtid, int tid,
-                               unsigned spin_polls) {
+void ompext_barrier_dissemination_wait(ompext_barrier_dissemination_t *b,
+                                       int gtid, int tid, unsigned spin_polls) {
   const int n = b->nproc;
   const uint64_t episode = b->episodes[tid].episode++;
   const int parity = (int)(episode & 1);

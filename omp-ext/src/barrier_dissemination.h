@@ -4,20 +4,23 @@
 
 #include <stddef.h>
 
-typedef struct ompext_dissemination ompext_dissemination_t;
+typedef struct ompext_barrier_dissemination ompext_barrier_dissemination_t;
 
-/* Bytes a barrier for nproc threads and m peers per round needs. */
-size_t ompext_dissemination_size(int nproc, int m);
+/* Bytes a barrier for nproc threads and dissem_m peers per round needs;
+   dissem_m in 1..OMPEXT_MAX_M (bounds.h; the plan clamps). */
+size_t ompext_barrier_dissemination_size(int nproc, int dissem_m);
 /* Lays the barrier out in zeroed, OMPEXT_CACHE_LINE-aligned memory. */
-ompext_dissemination_t *ompext_dissemination_init(void *mem, int nproc, int m);
+ompext_barrier_dissemination_t *
+ompext_barrier_dissemination_init(void *mem, int nproc, int dissem_m);
 /* Returns once all nproc threads have called it for this episode. */
-void ompext_dissemination_wait(ompext_dissemination_t *b, int gtid, int tid,
-                               unsigned spin_polls);
+void ompext_barrier_dissemination_wait(ompext_barrier_dissemination_t *b,
+                                       int gtid, int tid, unsigned spin_polls);
 /* For a barrier among some of a team's threads: index i (the tid argument of
    the wait) is team tid team_tid[i], which the services need to wake it.
    The array must outlive the barrier.  Default: index i is tid i. */
-void ompext_dissemination_map_tids(ompext_dissemination_t *b,
-                                   const int *team_tid);
-int ompext_dissemination_rounds(const ompext_dissemination_t *b);
+void ompext_barrier_dissemination_map_tids(ompext_barrier_dissemination_t *b,
+                                           const int *team_tid);
+int ompext_barrier_dissemination_rounds(
+    const ompext_barrier_dissemination_t *b);
 
 #endif

@@ -9,7 +9,7 @@
  *      the domain's leader (its lowest tid, local index 0): children of
  *      local index i are i*k+1 .. i*k+k;
  *   2. the leaders meet, numbered by domain: in an m-ary dissemination
- *      barrier, or, for an oversubscribed team (params.c), in a combining
+ *      barrier, or, for an oversubscribed team (plan.c), in a combining
  *      tree rooted at tid 0, the leader of domain 0, so that tid 0 leaves
  *      first, as it does from the flat tree such a team would otherwise
  *      get (barrier_tree.c);
@@ -36,74 +36,78 @@
 #include "barrier_dissemination.h"
 #include "barrier_tree.h"
 
-struct ompext_hier {
+struct ompext_barrier_hier {
   alignas(OMPEXT_CACHE_LINE) int k; /* read-only after init */
   const ompext_topo_layout_t *layout;
   int *leader_tid;                 /* [ndomains] domain -> its leader */
-  ompext_dissemination_t *leaders; /* over the domains; NULL: leaders_tree */
-  ompext_tree_group_t leaders_tree; /* the leaders' tree, by domain */
-  ompext_tree_slot_t *slots;       /* [nproc], by team tid */
+  ompext_barrier_dissemination_t
+      *leaders; /* over the domains; NULL: leaders_tree */
+  ompext_barrier_tree_group_t leaders_tree; /* the leaders' tree, by domain */
+  ompext_barrier_tree_slot_t *slots;        /* [nproc], by team tid */
 };
 
-/* Bytes of the leaders' barrier: see ompext_hier_size. */
+/* Bytes of the leaders' barrier: see ompext_barrier_hier_size. */
 static size_t leaders_size(const ompext_topo_layout_t *layout,
-                           ompext_barrier_alg_t across, int param) {
-  return across == OMPEXT_BARRIER_TREE
-             ? (size_t)layout->nproc * sizeof(ompext_tree_slot_t)
-             : ompext_dissemination_size(layout->ndomains, param);
+                           const ompext_barrier_plan_t *across) {
+  return across->alg == OMPEXT_BARRIER_TREE
+             ? (size_t)layout->nproc * sizeof(ompext_barrier_tree_slot_t)
+             : ompext_barrier_dissemination_size(layout->ndomains,
+                                                 across->dissem_m);
 }
 
-size_t ompext_hier_size(const ompext_topo_layout_t *layout,
-                        ompext_barrier_alg_t across, int param) {
-  return ompext_pad_bytes(sizeof(ompext_hier_t)) +
-         (size_t)layout->nproc * sizeof(ompext_tree_slot_t) +
+size_t ompext_barrier_hier_size(const ompext_topo_layout_t *layout,
+                                const ompext_barrier_plan_t *across) {
+  return ompext_pad_bytes(sizeof(ompext_barrier_hier_t)) +
+         (size_t)layout->nproc * sizeof(ompext_barrier_tree_slot_t) +
          ompext_pad_bytes((size_t)layout->ndomains * sizeof(int)) +
-         leaders_size(layout, across, param);
+         leaders_size(layout, across);
 }
 
-ompext_hier_t *ompext_hier_init(void *mem, const ompext_topo_layout_t *layout,
-                                int k, ompext_barrier_alg_t across,
-                                int param) {
-  ompext_hier_t *b = mem;
+ompext_barrier_hier_t *
+ompext_barrier_hier_init(void *mem, const ompext_topo_layout_t *layout,
+                         int inside_tree_k,
+                         const ompext_barrier_plan_t *across) {
+  ompext_barrier_hier_t *b = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*b));
-  b->k = k < 1 ? 1 : k;
+  b->k = inside_tree_k;
   b->layout = layout;
-  b->slots = (ompext_tree_slot_t *)p;
-  p += (size_t)layout->nproc * sizeof(ompext_tree_slot_t);
+  b->slots = (ompext_barrier_tree_slot_t *)p;
+  p += (size_t)layout->nproc * sizeof(ompext_barrier_tree_slot_t);
   b->leader_tid = (int *)p;
   for (int d = 0; d < layout->ndomains; ++d)
     b->leader_tid[d] = ompext_topology_leader(layout, d);
   p += ompext_pad_bytes((size_t)layout->ndomains * sizeof(int));
-  if (across == OMPEXT_BARRIER_TREE) {
+  if (across->alg == OMPEXT_BARRIER_TREE) {
     /* Domain 0 holds tid 0 (topology.h: order[0] == 0), the tree's root. */
     b->leaders = NULL;
-    b->leaders_tree = (ompext_tree_group_t){
-        (ompext_tree_slot_t *)p, b->leader_tid, layout->ndomains,
-        ompext_tree_clamp_k(param)};
+    b->leaders_tree = (ompext_barrier_tree_group_t){
+        (ompext_barrier_tree_slot_t *)p, b->leader_tid, layout->ndomains,
+        across->tree_k};
   } else {
-    b->leaders = ompext_dissemination_init(p, layout->ndomains, param);
-    ompext_dissemination_map_tids(b->leaders, b->leader_tid);
+    b->leaders = ompext_barrier_dissemination_init(p, layout->ndomains,
+                                                   across->dissem_m);
+    ompext_barrier_dissemination_map_tids(b->leaders, b->leader_tid);
   }
   return b;
 }
 
-void ompext_hier_wait(ompext_hier_t *b, int gtid, int tid,
-                      unsigned spin_polls) {
+void ompext_barrier_hier_wait(ompext_barrier_hier_t *b, int gtid, int tid,
+                              unsigned spin_polls) {
   const ompext_topo_layout_t *l = b->layout;
   const int d = l->domain[tid];
-  const ompext_tree_group_t domain = {b->slots, l->order + l->dstart[d],
-                                      l->dstart[d + 1] - l->dstart[d], b->k};
+  const ompext_barrier_tree_group_t domain = {
+      b->slots, l->order + l->dstart[d], l->dstart[d + 1] - l->dstart[d], b->k};
   const int64_t i = l->rank[tid] - l->dstart[d]; /* index in the domain */
   /* 1. The domain's tree gathers into its leader (i == 0); everybody else
      also waits there for the leader's go. */
-  ompext_tree_arrive(&domain, gtid, i, spin_polls);
+  ompext_barrier_tree_arrive(&domain, gtid, i, spin_polls);
   /* 2. A leader: the whole domain has arrived; meet the other leaders. */
   if (i == 0 && b->leaders) {
-    ompext_dissemination_wait(b->leaders, gtid, d, spin_polls);
+    ompext_barrier_dissemination_wait(b->leaders, gtid, d, spin_polls);
   } else if (i == 0) { /* the leaders' tree: gather into tid 0, release */
-    ompext_tree_arrive(&b->leaders_tree, gtid, d, spin_polls);
-    ompext_tree_depart(&b->leaders_tree, gtid, d);
+    ompext_barrier_tree_arrive(&b->leaders_tree, gtid, d, spin_polls);
+    ompext_barrier_tree_depart(&b->leaders_tree, gtid, d);
   }
   /* 3. Release the subtree: what this thread saw reaches each child. */
-  ompext_tree_depart(&domain, gtid, i);
+  ompext_barrier_tree_depart(&domain, gtid, i);
 }

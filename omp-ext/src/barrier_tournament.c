@@ -41,8 +41,11 @@
  */
 #include "barrier_tournament.h"
 
+#include "bounds.h"
 #include "pad.h"
 #include "wait.h"
+
+#include <assert.h>
 
 #define MAX_ROUNDS 31 /* 2^31 > any int nproc */
 
@@ -54,7 +57,7 @@ _Static_assert(sizeof(ompext_flag_word_t) == 8, "flag words are 64-bit");
 _Static_assert(sizeof(tour_slot_t) == 2 * OMPEXT_CACHE_LINE,
                "episode and go each fill one padded line");
 
-struct ompext_tournament {
+struct ompext_barrier_tournament {
   alignas(OMPEXT_CACHE_LINE) int nproc; /* read-only after init */
   int k;                                /* release fan-out, 0: tournament */
   int rounds;
@@ -82,23 +85,19 @@ static size_t win_words(int64_t nproc) {
   return words;
 }
 
-static int clamp_k(int k) {
-  if (k <= 1)
-    return 0;
-  return k > OMPEXT_TOURNAMENT_MAX_K ? OMPEXT_TOURNAMENT_MAX_K : k;
-}
-
-size_t ompext_tournament_size(int nproc, int k) {
-  (void)k;
-  return ompext_pad_bytes(sizeof(ompext_tournament_t)) +
+size_t ompext_barrier_tournament_size(int nproc) {
+  return ompext_pad_bytes(sizeof(ompext_barrier_tournament_t)) +
          (size_t)nproc * sizeof(tour_slot_t) +
          win_words(nproc) * sizeof(ompext_padded_word_t);
 }
 
-ompext_tournament_t *ompext_tournament_init(void *mem, int nproc, int k) {
-  ompext_tournament_t *b = mem;
+ompext_barrier_tournament_t *
+ompext_barrier_tournament_init(void *mem, int nproc, int release_k) {
+  ompext_barrier_tournament_t *b = mem;
+  assert(release_k == 0 ||
+         (release_k >= OMPEXT_MIN_TREE_K && release_k <= OMPEXT_MAX_FANIN));
   b->nproc = nproc;
-  b->k = clamp_k(k);
+  b->k = release_k;
   b->rounds = rounds_for(nproc);
   int at = 0;
   for (int r = 0; r < b->rounds; ++r) {
@@ -111,19 +110,21 @@ ompext_tournament_t *ompext_tournament_init(void *mem, int nproc, int k) {
   return b;
 }
 
-int ompext_tournament_rounds(const ompext_tournament_t *b) {
+int ompext_barrier_tournament_rounds(const ompext_barrier_tournament_t *b) {
   return b->rounds;
 }
 
-int ompext_tournament_fanout(const ompext_tournament_t *b) { return b->k; }
+int ompext_barrier_tournament_fanout(const ompext_barrier_tournament_t *b) {
+  return b->k;
+}
 
-static inline ompext_flag_word_t *win_at(ompext_tournament_t *b, int r,
+static inline ompext_flag_word_t *win_at(ompext_barrier_tournament_t *b, int r,
                                          int w) {
   return &b->win[b->row[r] + (w >> (r + 1))].word;
 }
 
-void ompext_tournament_wait(ompext_tournament_t *b, int gtid, int tid,
-                            unsigned spin_polls) {
+void ompext_barrier_tournament_wait(ompext_barrier_tournament_t *b, int gtid,
+                                    int tid, unsigned spin_polls) {
   const int n = b->nproc;
   if (n <= 1)
     return;

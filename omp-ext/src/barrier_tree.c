@@ -41,49 +41,54 @@
  */
 #include "barrier_tree.h"
 
+#include "bounds.h"
 #include "pad.h"
 #include "wait.h"
 
-typedef ompext_tree_slot_t tree_slot_t;
+#include <assert.h>
+
+typedef ompext_barrier_tree_slot_t tree_slot_t;
 _Static_assert(sizeof(ompext_flag_word_t) == 8, "flag words are 64-bit");
 _Static_assert(sizeof(tree_slot_t) == 3 * OMPEXT_CACHE_LINE,
                "episode, arrived and go each fill one padded line");
 
-struct ompext_tree {
+struct ompext_barrier_tree {
   alignas(OMPEXT_CACHE_LINE) int nproc; /* read-only after init */
   int k;
   tree_slot_t *slots; /* [nproc] */
 };
 
-size_t ompext_tree_size(int nproc, int k) {
-  (void)k;
-  return ompext_pad_bytes(sizeof(ompext_tree_t)) +
+size_t ompext_barrier_tree_size(int nproc) {
+  return ompext_pad_bytes(sizeof(ompext_barrier_tree_t)) +
          (size_t)nproc * sizeof(tree_slot_t);
 }
 
-ompext_tree_t *ompext_tree_init(void *mem, int nproc, int k) {
-  ompext_tree_t *b = mem;
+ompext_barrier_tree_t *ompext_barrier_tree_init(void *mem, int nproc,
+                                                int tree_k) {
+  ompext_barrier_tree_t *b = mem;
+  assert(tree_k >= OMPEXT_MIN_TREE_K && tree_k <= OMPEXT_MAX_FANIN);
   b->nproc = nproc;
-  b->k = ompext_tree_clamp_k(k);
+  b->k = tree_k;
   b->slots = (void *)((char *)mem + ompext_pad_bytes(sizeof(*b)));
   return b;
 }
 
-int ompext_tree_fanin(const ompext_tree_t *b) { return b->k; }
+int ompext_barrier_tree_fanin(const ompext_barrier_tree_t *b) { return b->k; }
 
-static inline int member_tid(const ompext_tree_group_t *g, int64_t i) {
+static inline int member_tid(const ompext_barrier_tree_group_t *g, int64_t i) {
   return g->member ? g->member[i] : (int)i;
 }
 
 /* Children of index i: i*k+1 .. i*k+k, those below count. */
-static inline int64_t last_child(const ompext_tree_group_t *g, int64_t i) {
+static inline int64_t last_child(const ompext_barrier_tree_group_t *g,
+                                 int64_t i) {
   const int64_t last = i * g->k + g->k;
   return last < g->count - 1 ? last : g->count - 1;
 }
 
-void ompext_tree_arrive(const ompext_tree_group_t *g, int gtid, int64_t i,
-                        unsigned spin_polls) {
-  ompext_tree_slot_t *self = &g->slots[member_tid(g, i)];
+void ompext_barrier_tree_arrive(const ompext_barrier_tree_group_t *g, int gtid,
+                                int64_t i, unsigned spin_polls) {
+  ompext_barrier_tree_slot_t *self = &g->slots[member_tid(g, i)];
   /* Both words of every member hold `uses` bumps once this episode is
      done. */
   const uint64_t expect = ompext_expect(++self->episode, 1);
@@ -100,7 +105,8 @@ void ompext_tree_arrive(const ompext_tree_group_t *g, int gtid, int64_t i,
   }
 }
 
-void ompext_tree_depart(const ompext_tree_group_t *g, int gtid, int64_t i) {
+void ompext_barrier_tree_depart(const ompext_barrier_tree_group_t *g, int gtid,
+                                int64_t i) {
   /* Release down the same tree, eldest (largest subtree) child first.
      Release order: what the root saw (everything) reaches each child. */
   for (int64_t c = i * g->k + 1; c <= last_child(g, i); ++c) {
@@ -109,11 +115,11 @@ void ompext_tree_depart(const ompext_tree_group_t *g, int gtid, int64_t i) {
   }
 }
 
-void ompext_tree_wait(ompext_tree_t *b, int gtid, int tid,
-                      unsigned spin_polls) {
+void ompext_barrier_tree_wait(ompext_barrier_tree_t *b, int gtid, int tid,
+                              unsigned spin_polls) {
   if (b->nproc <= 1)
     return;
-  const ompext_tree_group_t team = {b->slots, NULL, b->nproc, b->k};
-  ompext_tree_arrive(&team, gtid, tid, spin_polls);
-  ompext_tree_depart(&team, gtid, tid);
+  const ompext_barrier_tree_group_t team = {b->slots, NULL, b->nproc, b->k};
+  ompext_barrier_tree_arrive(&team, gtid, tid, spin_polls);
+  ompext_barrier_tree_depart(&team, gtid, tid);
 }

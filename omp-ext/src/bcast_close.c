@@ -12,7 +12,7 @@
  * the root asks for a rooted close instead: a k-ary combining tree re-rooted
  * at the root (gather up, then release down), after which the root leaves
  * first.  It costs a few line transfers more than the team's barrier; the
- * threshold (params.c) keeps that small next to the copy.
+ * threshold (plan.c) keeps that small next to the copy.
  *
  * Who decides: the root, when it publishes, so that every thread of the
  * broadcast learns the same choice with the root's mailbox (bcast_tree.c)
@@ -65,7 +65,7 @@ struct ompext_bcast_close {
   int time_copies; /* receivers time one copy in SAMPLE_EVERY */
   uint64_t long_ns;
   int *rotation;             /* [2 * nproc]: rotation[j] = j mod nproc */
-  ompext_tree_slot_t *slots; /* [nproc], by tid */
+  ompext_barrier_tree_slot_t *slots; /* [nproc], by tid */
   close_own_t *own;          /* [nproc], by tid */
   /* 1: receivers' recent copies were long.  Alone on its line. */
   alignas(OMPEXT_CACHE_LINE) _Atomic int copies_long;
@@ -79,23 +79,24 @@ static uint64_t now_ns(void) {
 
 size_t ompext_bcast_close_size(int nproc) {
   return ompext_pad_bytes(sizeof(ompext_bcast_close_t)) +
-         (size_t)nproc * (sizeof(ompext_tree_slot_t) + sizeof(close_own_t)) +
+         (size_t)nproc *
+             (sizeof(ompext_barrier_tree_slot_t) + sizeof(close_own_t)) +
          ompext_pad_bytes(2 * (size_t)nproc * sizeof(int));
 }
 
-ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
+ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
                                               ompext_bcast_close_mode_t mode,
                                               uint64_t long_ns,
                                               int time_copies) {
   ompext_bcast_close_t *c = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*c));
   c->nproc = nproc;
-  c->k = ompext_tree_clamp_k(k);
+  c->k = tree_k;
   c->mode = mode;
   c->long_ns = long_ns;
-  c->time_copies = time_copies || mode == OMPEXT_BCAST_CLOSE_AUTO;
-  c->slots = (ompext_tree_slot_t *)p;
-  p += (size_t)nproc * sizeof(ompext_tree_slot_t);
+  c->time_copies = time_copies;
+  c->slots = (ompext_barrier_tree_slot_t *)p;
+  p += (size_t)nproc * sizeof(ompext_barrier_tree_slot_t);
   c->own = (close_own_t *)p;
   p += (size_t)nproc * sizeof(close_own_t);
   c->rotation = (int *)p;
@@ -156,7 +157,8 @@ void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
   const int n = c->nproc;
   if (n <= 1)
     return;
-  const ompext_tree_group_t rotated = {c->slots, c->rotation + root, n, c->k};
+  const ompext_barrier_tree_group_t rotated = {c->slots, c->rotation + root, n,
+                                               c->k};
   const int64_t index = (tid - root + n) % n;
   if (index == 0) {
     /* relaxed: nobody waits on the root's words in this use; the next
@@ -167,6 +169,6 @@ void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
     atomic_fetch_add_explicit(&c->slots[tid].go, OMPEXT_FLAG_BUMP,
                               memory_order_relaxed);
   }
-  ompext_tree_arrive(&rotated, gtid, index, spin_polls);
-  ompext_tree_depart(&rotated, gtid, index);
+  ompext_barrier_tree_arrive(&rotated, gtid, index, spin_polls);
+  ompext_barrier_tree_depart(&rotated, gtid, index);
 }

@@ -11,11 +11,12 @@
 typedef struct ompext_bcast_close ompext_bcast_close_t;
 
 size_t ompext_bcast_close_size(int nproc);
-/* Lays the state out in zeroed, OMPEXT_CACHE_LINE-aligned memory.  k: the
-   rooted barrier's fan-in; long_ns: copies at least this long are long;
-   receivers time theirs under OMPEXT_BCAST_CLOSE_AUTO or when
-   time_copies is set (the broadcast's fan-out depends on it). */
-ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int k,
+/* Lays the state out in zeroed, OMPEXT_CACHE_LINE-aligned memory.  tree_k:
+   the rooted barrier's fan-in (bounds.h); long_ns: copies at least this
+   long are long; receivers time theirs when time_copies is set (the
+   close under OMPEXT_BCAST_CLOSE_AUTO, or the broadcast's fan-out, depends
+   on it). */
+ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
                                               ompext_bcast_close_mode_t mode,
                                               uint64_t long_ns,
                                               int time_copies);

@@ -39,19 +39,20 @@
 #include "wait.h"
 
 /* What the root decided; every thread of the broadcast learns it. */
-typedef struct bcast_episode {
+typedef struct bcast_decision {
   int root;         /* tid of the root */
   int fanout;       /* of this broadcast's tree */
   int rooted_close; /* the root asks for the rooted close */
-} bcast_episode_t;
+} bcast_decision_t;
 
+/* A thread's mailbox, written by its sender, then its own line. */
 typedef struct bcast_slot {
   alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t go; /* sender -> owner */
   void *source;    /* data to copy from (the sender's) */
   void *root_data; /* what every thread returns */
-  bcast_episode_t episode;
-  uint64_t received; /* owner-only: broadcasts received so far */
-  int last_fanout;   /* owner-only: the fan-out of its last broadcast */
+  bcast_decision_t decision;
+  alignas(OMPEXT_CACHE_LINE) uint64_t received; /* broadcasts received */
+  int last_fanout; /* the fan-out of its last broadcast */
 } bcast_slot_t;
 
 struct ompext_bcast_tree {
@@ -61,19 +62,17 @@ struct ompext_bcast_tree {
   bcast_slot_t *slots; /* [nproc] */
 };
 
-static int fanout_at_least_1(int fanout) { return fanout < 1 ? 1 : fanout; }
-
 size_t ompext_bcast_tree_size(int nproc) {
   return ompext_pad_bytes(sizeof(ompext_bcast_tree_t)) +
          (size_t)nproc * sizeof(bcast_slot_t);
 }
 
-ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout,
-                                            int long_fanout) {
+ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc,
+                                            int short_fanout, int long_fanout) {
   ompext_bcast_tree_t *t = mem;
   t->nproc = nproc;
-  t->fanout = fanout_at_least_1(fanout);
-  t->long_fanout = fanout_at_least_1(long_fanout);
+  t->fanout = short_fanout;
+  t->long_fanout = long_fanout;
   t->slots = (bcast_slot_t *)((char *)mem + ompext_pad_bytes(sizeof(*t)));
   return t;
 }
@@ -85,19 +84,19 @@ int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid) {
 /* The mailbox before the signal: the release in the signal orders it. */
 static void fill_and_signal(bcast_slot_t *slot, int gtid, int child,
                             void *source, void *root_data,
-                            const bcast_episode_t *episode) {
+                            const bcast_decision_t *decision) {
   slot->source = source;
   slot->root_data = root_data;
-  slot->episode = *episode;
+  slot->decision = *decision;
   ompext_signal(gtid, child, &slot->go);
 }
 
 /* The root's decisions: the tree's fan-out and how to close. */
-static bcast_episode_t root_decides(const ompext_bcast_tree_t *t, int tid,
-                                    const ompext_topo_layout_t *layout,
-                                    ompext_bcast_close_t *close) {
+static bcast_decision_t root_decides(const ompext_bcast_tree_t *t, int tid,
+                                     const ompext_topo_layout_t *layout,
+                                     ompext_bcast_close_t *close) {
   const int copies_long = close && ompext_bcast_close_copies_long(close);
-  return (bcast_episode_t){
+  return (bcast_decision_t){
       .root = tid,
       .fanout = copies_long ? t->long_fanout : t->fanout,
       .rooted_close =
@@ -112,17 +111,17 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
   bcast_slot_t *mine = &t->slots[tid];
   const int n = t->nproc;
   void *root_data = data;
-  bcast_episode_t episode;
+  bcast_decision_t decision;
   if (is_root) {
-    episode = root_decides(t, tid, layout, close);
+    decision = root_decides(t, tid, layout, close);
   } else {
     ompext_wait(gtid, &mine->go, ompext_expect(++mine->received, 1),
                 spin_polls);
-    episode = mine->episode;
+    decision = mine->decision;
     root_data = mine->root_data;
   }
   if (close)
-    ompext_bcast_close_note(close, tid, episode.root, episode.rooted_close,
+    ompext_bcast_close_note(close, tid, decision.root, decision.rooted_close,
                             is_root);
   if (!is_root) {
     if (cpy)
@@ -130,7 +129,7 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
     else
       data = root_data; /* nothing copied: children read the root too */
   }
-  const int k = episode.fanout, root = episode.root;
+  const int k = decision.fanout, root = decision.root;
   mine->last_fanout = k;
   if (layout && layout->ndomains > 1) {
     /* One representative per domain (see topology.h): ndomains-1 copies
@@ -139,13 +138,14 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
     for (int j = 0; (child = ompext_topology_rooted_child(layout, k, k, root,
                                                           tid, j)) >= 0;
          ++j)
-      fill_and_signal(&t->slots[child], gtid, child, data, root_data, &episode);
+      fill_and_signal(&t->slots[child], gtid, child, data, root_data,
+                      &decision);
     return root_data;
   }
   const long rank = (tid - root + n) % n;
   for (long c = rank * k + 1; c <= rank * k + k && c < n; ++c) {
     const int child = (int)((c + root) % n);
-    fill_and_signal(&t->slots[child], gtid, child, data, root_data, &episode);
+    fill_and_signal(&t->slots[child], gtid, child, data, root_data, &decision);
   }
   return root_data;
 }

@@ -11,17 +11,18 @@
 typedef struct ompext_bcast_tree ompext_bcast_tree_t;
 
 size_t ompext_bcast_tree_size(int nproc);
-/* fanout nproc-1 gives the flat broadcast: every thread reads the root.
-   long_fanout: the fan-out once receivers' copies are long (see
-   bcast_close.h; only with a close object). */
-ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc, int fanout,
-                                            int long_fanout);
+/* short_fanout nproc-1 gives the flat broadcast: every thread reads the
+   root.  long_fanout: the fan-out once receivers' copies are long (see
+   bcast_close.h; only with a close object).  Both in 1..OMPEXT_MAX_FANIN
+   (bounds.h; the plan clamps). */
+ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc,
+                                            int short_fanout, int long_fanout);
 /* The fan-out of the tree of tid's last broadcast. */
 int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid);
 /* See ompext_ops_t.bcast.  layout: NULL or one domain for the tree in tid
    order re-rooted at the root; several domains for the two-level tree of
    ompext_topology_rooted_child, fan-out k at both levels.  Every thread of
-   an episode must pass the same layout.  close: NULL, or where the root
+   a broadcast must pass the same layout.  close: NULL, or where the root
    decides how the broadcast is closed and every thread notes it (see
    bcast_close.h; the caller's next barrier asks it). */
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,

@@ -91,10 +91,10 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->barrier = (ompext_barrier_alg_t)parse_choice(
       warn, "OMPEXT_BARRIER", ompext_barrier_names, OMPEXT_BARRIER_AUTO);
-  cfg->barrier_m = parse_int(warn, "OMPEXT_BARRIER_M", 1, OMPEXT_MAX_M, 0,
-                             PER_TEAM);
-  cfg->barrier_k = parse_int(warn, "OMPEXT_BARRIER_K", 2, OMPEXT_MAX_FANIN, 0,
-                             PER_TEAM);
+  cfg->dissem_m =
+      parse_int(warn, "OMPEXT_BARRIER_M", 1, OMPEXT_MAX_M, 0, PER_TEAM);
+  cfg->tree_k = parse_int(warn, "OMPEXT_BARRIER_K", OMPEXT_MIN_TREE_K,
+                          OMPEXT_MAX_FANIN, 0, PER_TEAM);
   cfg->reduce = (ompext_reduce_alg_t)parse_choice(
       warn, "OMPEXT_REDUCE", ompext_reduce_names, OMPEXT_REDUCE_AUTO);
   const char *fanin = getenv("OMPEXT_REDUCE_FANIN");

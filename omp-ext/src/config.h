@@ -1,17 +1,16 @@
 /*
  * The plugin's environment: which paths it serves and fixed parameters that
- * override the choices of params.c.  Parsed once, when the runtime asks for
+ * override the choices of the plan (plan.c, the only reader of this
+ * struct besides the parser).  Parsed once, when the runtime asks for
  * the plugin's operations; a bad value gives one warning naming the variable
  * and the accepted values, then the default.
  */
 #ifndef OMPEXT_CONFIG_H
 #define OMPEXT_CONFIG_H
 
-#include <stdio.h>
+#include "bounds.h"
 
-#define OMPEXT_MAX_FANIN 64
-#define OMPEXT_MAX_LEVELS 16
-#define OMPEXT_MAX_M 16
+#include <stdio.h>
 
 /* AUTO: chosen per team (params.c): dissemination while the team fits the
    processors, the combining tree rooted at tid 0 when oversubscribed. */
@@ -42,8 +41,11 @@ typedef enum { OMPEXT_FORKJOIN_STOCK, OMPEXT_FORKJOIN_TREE } ompext_forkjoin_alg
 
 typedef struct ompext_config {
   ompext_barrier_alg_t barrier;
-  int barrier_m; /* dissemination m; 0: chosen per team size */
-  int barrier_k; /* tree fan-in, tournament fan-out; 0: chosen per team */
+  int dissem_m; /* OMPEXT_BARRIER_M, peers per dissemination round; 0: the
+                   plan's choice */
+  int tree_k;   /* OMPEXT_BARRIER_K, fan-in of every combining tree barrier
+                   (the plain tree, the rooted close, a domain's tree) and
+                   the tournament's release fan-out; 0: the plan's choice */
   ompext_reduce_alg_t reduce;
   int reduce_levels; /* 0: chosen per team size */
   int reduce_fanin[OMPEXT_MAX_LEVELS];

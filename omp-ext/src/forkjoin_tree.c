@@ -37,8 +37,9 @@ void ompext_forkjoin_table_init(ompext_forkjoin_table_t *t, void *mem,
                                                    sizeof(*t->node)));
 }
 
-int ompext_forkjoin_table_fill(ompext_forkjoin_table_t *t, ompext_tree_gen_t gen,
-                               const void *arg, int max_children) {
+int ompext_forkjoin_table_fill(ompext_forkjoin_table_t *t,
+                               ompext_forkjoin_tree_gen_t gen, const void *arg,
+                               int max_children) {
   int buf[OMPEXT_MAX_FANIN];
   const int cap = max_children < OMPEXT_MAX_FANIN ? max_children
                                                   : OMPEXT_MAX_FANIN;

@@ -11,8 +11,8 @@ int ompext_forkjoin_tree(int nproc, int fanout, int tid, int *parent,
 
 /* Any tree generator of the same contract (parent, up to cap children in
    release order, their count), over an argument of its own. */
-typedef int (*ompext_tree_gen_t)(const void *arg, int tid, int *parent,
-                                 int *children, int cap);
+typedef int (*ompext_forkjoin_tree_gen_t)(const void *arg, int tid, int *parent,
+                                          int *children, int cap);
 
 /* A tree compiled into arrays: each fork and join then reads its node
    instead of computing it.  Written only while no thread reads it. */
@@ -34,8 +34,9 @@ void ompext_forkjoin_table_init(ompext_forkjoin_table_t *t, void *mem,
 /* Compiles gen's tree, asking for at most max_children per node (and never
    more than OMPEXT_MAX_FANIN).  0, or -1 when the children do not add up to
    one tree's nproc - 1 edges (a node had more than that cap). */
-int ompext_forkjoin_table_fill(ompext_forkjoin_table_t *t, ompext_tree_gen_t gen,
-                               const void *arg, int max_children);
+int ompext_forkjoin_table_fill(ompext_forkjoin_table_t *t,
+                               ompext_forkjoin_tree_gen_t gen, const void *arg,
+                               int max_children);
 
 /* The compiled node of tid, as ompext_forkjoin_tree returns it; -1 (nothing
    written to children) when tid has more than cap children. */

@@ -1,12 +1,13 @@
 /*
  * libompext.so entry point: the operations table handed to the patched
- * runtime.  Paths the environment sets to "stock" get a NULL operation, so
- * the runtime keeps its own code for them.
+ * runtime.  Paths the plan does not serve (the environment set them to
+ * "stock") get a NULL operation, so the runtime keeps its own code for
+ * them.
  */
 #include "ompext/abi.h"
 
 #include "barrier.h"
-#include "config.h"
+#include "plan.h"
 #include "services.h"
 #include "stats.h"
 #include "team.h"
@@ -16,6 +17,8 @@
 
 static ompext_config_t config;
 static ompext_machine_t machine;
+static const ompext_planner_t planner = {&config, &machine};
+static ompext_served_t served;
 static ompext_topology_t *topology; /* NULL: every team flat */
 static int topology_loaded;
 
@@ -32,7 +35,7 @@ __attribute__((destructor)) static void plugin_unload(void) {
 
 static void *plugin_team_prepare(void *old_ctx, int nproc, int level) {
   (void)level;
-  return ompext_team_prepare(&config, &machine, topology, old_ctx, nproc);
+  return ompext_team_prepare(&planner, topology, old_ctx, nproc);
 }
 
 static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
@@ -41,14 +44,12 @@ static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
   /* The barrier closing a broadcast whose root asked for a rooted close. */
-  const int root = ompext_bcast_close_take(team->bcast_close, tid);
-  if (root >= 0) {
-    ompext_stat_add(OMPEXT_STAT_ROOTED_CLOSE);
-    ompext_bcast_close_wait(team->bcast_close, gtid, tid, root,
-                            team->spin_polls);
-  } else if (team->hier) {
+  if (team->bcast_watch &&
+      ompext_bcast_close_here(team->bcast_watch, gtid, tid, team->spin_polls))
+    return;
+  if (team->hier) {
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BARRIER);
-    ompext_hier_wait(team->hier, gtid, tid, team->spin_polls);
+    ompext_barrier_hier_wait(team->hier, gtid, tid, team->spin_polls);
   } else
     ompext_barrier_wait(team->barrier_alg, team->barrier, gtid, tid,
                         team->spin_polls);
@@ -58,7 +59,7 @@ static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
                                  size_t size, ompext_pairfn_t reduce) {
   ompext_team_t *team = ctx;
   (void)size;
-  const ompext_topo_layout_t *layout = ompext_team_layout(team);
+  const ompext_topo_layout_t *layout = team->domains;
   ompext_stat_add(OMPEXT_STAT_REDUCTION);
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_REDUCTION);
@@ -72,8 +73,8 @@ static int plugin_reduce_method(void *ctx, size_t size, int atomic_ok,
   (void)size;
   (void)atomic_ok;
   (void)tree_ok;
-  return team->params.reduce_tree ? OMPEXT_REDUCE_METHOD_TREE
-                                  : OMPEXT_REDUCE_METHOD_ATOMIC;
+  return team->plan.reduce_tree ? OMPEXT_REDUCE_METHOD_TREE
+                                : OMPEXT_REDUCE_METHOD_ATOMIC;
 }
 
 static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
@@ -85,12 +86,12 @@ static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
                           void *data, ompext_pairfn_t cpy) {
   ompext_team_t *team = ctx;
-  const ompext_topo_layout_t *layout = ompext_team_layout(team);
+  const ompext_topo_layout_t *layout = team->domains;
   ompext_stat_add(OMPEXT_STAT_BROADCAST);
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BROADCAST);
-  return ompext_bcast_tree_run(team->bcast, gtid, tid, is_root, data, cpy,
-                               layout, team->bcast_close, team->spin_polls);
+  return ompext_bcast_run(team->bcast, gtid, tid, is_root, data, cpy, layout,
+                          team->spin_polls);
 }
 
 /* The machine's topology, or OMPEXT_TOPOLOGY (an hwloc synthetic
@@ -101,11 +102,11 @@ static ompext_topology_t *load_topology(void) {
   ompext_topology_t *t = synthetic && *synthetic
                              ? ompext_topology_load_synthetic(synthetic)
                              : ompext_topology_load();
-  if (!t && (config.verbose || (synthetic && *synthetic)))
+  if (!t && (served.verbose || (synthetic && *synthetic)))
     fprintf(stderr,
             "omp-ext: warning: no topology (%s); every team is flat\n",
             ompext_topology_error());
-  if (t && config.verbose) {
+  if (t && served.verbose) {
     char text[256];
     ompext_topology_describe(t, text, sizeof(text));
     fprintf(stderr, "omp-ext: topology: %s\n", text);
@@ -119,6 +120,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   if (runtime_abi != OMPEXT_ABI_VERSION)
     return NULL;
   ompext_config_parse(&config, stderr);
+  ompext_plan_served(&planner, &served);
   /* A runtime restarted after omp_pause_resource_all(omp_pause_hard) asks
      again; the machine has not changed, so the topology stays. */
   if (!topology_loaded) {
@@ -126,7 +128,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
     topology_loaded = 1;
   }
   ompext_machine_load(&machine, topology, stderr);
-  ompext_stats_begin(config.stats);
+  ompext_stats_begin(served.stats);
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,
       .size = sizeof(ompext_ops_t),
@@ -135,16 +137,11 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
       .fini = plugin_fini,
       .team_prepare = plugin_team_prepare,
       .team_free = plugin_team_free,
-      .plain_barrier = config.barrier == OMPEXT_BARRIER_STOCK
-                           ? NULL
-                           : plugin_plain_barrier,
-      .reduce_gather =
-          config.reduce == OMPEXT_REDUCE_STOCK ? NULL : plugin_reduce_gather,
-      .tree = config.forkjoin == OMPEXT_FORKJOIN_STOCK ? NULL : plugin_tree,
-      .bcast = config.bcast == OMPEXT_BCAST_STOCK ? NULL : plugin_bcast,
-      .reduce_method = config.reduce == OMPEXT_REDUCE_STOCK
-                           ? NULL
-                           : plugin_reduce_method,
+      .plain_barrier = served.plain_barrier ? plugin_plain_barrier : NULL,
+      .reduce_gather = served.reduce ? plugin_reduce_gather : NULL,
+      .tree = served.forkjoin ? plugin_tree : NULL,
+      .bcast = served.bcast ? plugin_bcast : NULL,
+      .reduce_method = served.reduce ? plugin_reduce_method : NULL,
   };
   return &ops;
 }

@@ -28,21 +28,15 @@ static int first_time(seen_sizes_t seen, int nproc) {
            bit);
 }
 
-static void describe_once(const ompext_config_t *cfg, const ompext_team_t *t) {
-  seen_sizes_t *seen = t->params.oversubscribed ? &oversubscribed_params_seen
-                                                : &params_seen;
-  if (!cfg->verbose || !first_time(*seen, t->nproc))
+static void describe_once(const ompext_planner_t *planner,
+                          const ompext_team_t *t) {
+  seen_sizes_t *seen =
+      t->plan.oversubscribed ? &oversubscribed_params_seen : &params_seen;
+  if (!t->plan.served.verbose || !first_time(*seen, t->nproc))
     return;
   char line[512];
-  ompext_params_describe(cfg, &t->params, line, sizeof(line));
+  ompext_plan_describe(planner, &t->plan, line, sizeof(line));
   fprintf(stderr, "%s spin=%u\n", line, t->spin_polls);
-}
-
-static unsigned spin_polls_now(const ompext_config_t *cfg,
-                               int oversubscribed) {
-  if (oversubscribed || ompext_svc->passive_wait())
-    return 0;
-  return cfg->spin_polls;
 }
 
 /* Forks to wait for every thread's PU before giving up (the team stays
@@ -57,14 +51,15 @@ static char *alloc_lines(size_t bytes, void **raw) {
   return *raw ? (char *)ompext_pad_bytes((size_t)(uintptr_t)*raw) : NULL;
 }
 
-/* The team's fork/join tree, computed (an ompext_tree_gen_t over the team). */
+/* The team's fork/join tree, computed (an ompext_forkjoin_tree_gen_t over the
+ * team). */
 static int computed_tree(const void *arg, int tid, int *parent, int *children,
                          int cap) {
   const ompext_team_t *team = arg;
-  if (team->topology_built && team->layout.ndomains > 1) {
+  if (team->domains) {
     /* A leader has up to k_in + k_out children and all must fit in cap,
        or the ones left out would never be released. */
-    int k_in = team->params.forkjoin_fanout;
+    int k_in = team->plan.forkjoin_fanout;
     int k_out = team->layout.ndomains - 1; /* every leader under tid 0 */
     if (k_in > cap - 1)
       k_in = cap - 1;
@@ -73,7 +68,7 @@ static int computed_tree(const void *arg, int tid, int *parent, int *children,
     return ompext_topology_tree(&team->layout, k_in, k_out, tid, parent,
                                 children, cap);
   }
-  return ompext_forkjoin_tree(team->nproc, team->params.forkjoin_fanout, tid,
+  return ompext_forkjoin_tree(team->nproc, team->plan.forkjoin_fanout, tid,
                               parent, children, cap);
 }
 
@@ -86,49 +81,36 @@ static void compile_forkjoin_tree(ompext_team_t *t) {
   t->forkjoin_from_table = compiled && !(t->topology && !t->topology_built);
 }
 
-/* The barrier with one leader per domain, for a team laid out over several:
-   a tree of the model's fan-in for the largest domain inside each, and
-   among the leaders the barrier params.c picks for that many threads (the
-   dissemination barrier of the model's m, or an oversubscribed team's
-   tree). */
-static void build_hier_barrier(const ompext_config_t *cfg,
-                               const ompext_machine_t *machine,
+/* The barrier with one leader per domain, for a team laid out over several
+   (when its plan has one: plan.c). */
+static void build_hier_barrier(const ompext_planner_t *planner,
                                ompext_team_t *t) {
   const ompext_topo_layout_t *l = &t->layout;
-  /* The alternatives stay flat: they are kept for comparison. */
-  if (cfg->barrier != OMPEXT_BARRIER_AUTO &&
-      cfg->barrier != OMPEXT_BARRIER_DISSEMINATION)
-    return;
   int largest = 0;
   for (int d = 0; d < l->ndomains; ++d)
     if (l->dstart[d + 1] - l->dstart[d] > largest)
       largest = l->dstart[d + 1] - l->dstart[d];
-  ompext_team_params_t inside, across;
-  ompext_params_choose(cfg, machine, largest, t->params.oversubscribed,
-                       &inside);
-  ompext_params_choose(cfg, machine, l->ndomains, t->params.oversubscribed,
-                       &across);
-  const size_t bytes =
-      ompext_hier_size(l, across.barrier_alg, across.barrier_k);
-  char *mem = alloc_lines(bytes, &t->hier_allocation);
+  ompext_domain_plan_t domains;
+  if (ompext_plan_domains(planner, &t->plan, largest, l->ndomains, &domains) !=
+      0)
+    return;
+  char *mem = alloc_lines(ompext_barrier_hier_size(l, &domains.across),
+                          &t->hier_allocation);
   if (!mem)
     return; /* the flat barrier goes on serving the team */
-  t->hier = ompext_hier_init(mem, l, inside.tree_k, across.barrier_alg,
-                             across.barrier_k);
-  if (cfg->verbose && first_time(hier_seen, t->nproc))
-    fprintf(stderr,
-            "omp-ext: team of %d: barrier tree(k=%d) in each domain, "
-            "%s(%s=%d) among %d leaders\n",
-            t->nproc, inside.tree_k,
-            ompext_barrier_names[across.barrier_alg],
-            across.barrier_alg == OMPEXT_BARRIER_TREE ? "k" : "m",
-            across.barrier_k, l->ndomains);
+  t->hier =
+      ompext_barrier_hier_init(mem, l, domains.inside_tree_k, &domains.across);
+  if (t->plan.served.verbose && first_time(hier_seen, t->nproc)) {
+    char line[256];
+    ompext_plan_describe_domains(&t->plan, &domains, l->ndomains, line,
+                                 sizeof(line));
+    fprintf(stderr, "%s\n", line);
+  }
 }
 
 /* Primary only, workers parked: once every thread's PU is known, lay the
    team out by domain.  Runs at most once per team context. */
-static void build_topology(const ompext_config_t *cfg,
-                           const ompext_machine_t *machine, ompext_team_t *t) {
+static void build_topology(const ompext_planner_t *planner, ompext_team_t *t) {
   if (!t->topology || t->topology_built)
     return;
   for (int tid = 0; tid < t->nproc; ++tid)
@@ -141,16 +123,18 @@ static void build_topology(const ompext_config_t *cfg,
     }
   ompext_topology_layout_build(t->topology, t->pu_of_tid, &t->layout);
   t->topology_built = 1;
+  if (t->layout.ndomains > 1)
+    t->domains = &t->layout;
   compile_forkjoin_tree(t);
-  if (t->layout.ndomains < 2)
+  if (!t->domains)
     return;
-  if (cfg->verbose && first_time(topology_seen, t->nproc))
+  if (t->plan.served.verbose && first_time(topology_seen, t->nproc))
     fprintf(stderr,
             "omp-ext: team of %d: %d %s domains, fork/join, reduction and "
             "broadcast with one leader per domain\n",
             t->nproc, t->layout.ndomains,
             ompext_topology_domain_kind(t->topology));
-  build_hier_barrier(cfg, machine, t);
+  build_hier_barrier(planner, t);
 }
 
 int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
@@ -163,42 +147,39 @@ int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
   return computed_tree(team, tid, parent, children, cap);
 }
 
-ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
-                                   const ompext_machine_t *machine,
+ompext_team_t *ompext_team_prepare(const ompext_planner_t *planner,
                                    const ompext_topology_t *topology,
                                    ompext_team_t *old, int nproc) {
-  /* The parameters depend on whether the team outnumbers the processors
-     (params.h): when that changes, the team gets a new context. */
+  /* The plan depends on whether the team outnumbers the processors
+     (plan.h): when that changes, the team gets a new context. */
   const int oversubscribed = ompext_svc->oversubscribed() != 0;
   if (old && old->nproc == nproc &&
-      old->params.oversubscribed == oversubscribed) {
-    build_topology(cfg, machine, old);
+      old->plan.oversubscribed == oversubscribed) {
+    build_topology(planner, old);
     /* The wait policy may have moved.  Store only on change: every worker
        reads this line in the fork and join, and a store at each fork would
        cost each of them a cache miss there. */
-    unsigned polls = spin_polls_now(cfg, oversubscribed);
+    unsigned polls = ompext_plan_spin_polls(&old->plan);
     if (old->spin_polls != polls)
       old->spin_polls = polls;
     return old;
   }
   ompext_team_free(old);
 
-  ompext_team_params_t params;
-  ompext_params_choose(cfg, machine, nproc, oversubscribed, &params);
-  const ompext_barrier_alg_t alg = params.barrier_alg;
+  ompext_plan_t plan;
+  ompext_plan_build(planner, nproc, oversubscribed, &plan);
   const size_t head = ompext_pad_bytes(sizeof(ompext_team_t));
   const size_t barrier_bytes =
-      ompext_pad_bytes(ompext_barrier_size(alg, nproc, params.barrier_k));
+      ompext_pad_bytes(ompext_barrier_size(&plan.barrier, nproc));
   const size_t reduce_bytes = ompext_pad_bytes(ompext_reduce_tree_size(nproc));
-  const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_tree_size(nproc));
-  const size_t close_bytes = ompext_pad_bytes(ompext_bcast_close_size(nproc));
+  const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_size(nproc));
   const size_t topo_bytes = ompext_pad_bytes(
       (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
   const size_t forkjoin_bytes =
       ompext_pad_bytes(ompext_forkjoin_table_size(nproc));
   void *raw;
   char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + bcast_bytes +
-                              close_bytes + topo_bytes + forkjoin_bytes,
+                              topo_bytes + forkjoin_bytes,
                           &raw);
   if (!mem)
     return NULL; /* the runtime runs this team on stock paths */
@@ -206,26 +187,25 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   ompext_team_t *t = (ompext_team_t *)mem;
   t->allocation = raw;
   t->nproc = nproc;
-  t->barrier_alg = alg;
-  t->params = params;
-  t->spin_polls = spin_polls_now(cfg, oversubscribed);
+  t->plan = plan;
+  t->barrier_alg = plan.barrier.alg;
+  t->spin_polls = ompext_plan_spin_polls(&plan);
   char *p = mem + head;
-  t->barrier = ompext_barrier_init(alg, p, nproc, params.barrier_k);
+  t->barrier = ompext_barrier_init(&plan.barrier, p, nproc);
   p += barrier_bytes;
-  t->reduce = ompext_reduce_tree_init(p, nproc, params.reduce_fanin,
-                                      params.reduce_levels);
+  t->reduce =
+      ompext_reduce_tree_init(p, nproc, plan.reduce_fanin, plan.reduce_levels);
   p += reduce_bytes;
-  t->bcast = ompext_bcast_tree_init(p, nproc, params.bcast_fanout,
-                                    params.bcast_long_fanout);
+  t->bcast = ompext_bcast_init(p, nproc, &plan.bcast);
+  /* Unless the plugin broadcasts, no barrier closes a broadcast. */
+  t->bcast_watch =
+      plan.served.bcast && ompext_bcast_watches_barriers(&plan.bcast) ? t->bcast
+                                                                      : NULL;
   p += bcast_bytes;
-  t->bcast_close = ompext_bcast_close_init(
-      p, nproc, params.tree_k, params.bcast_close,
-      (uint64_t)params.bcast_close_long_ns,
-      params.bcast_long_fanout != params.bcast_fanout);
-  p += close_bytes;
-  t->topology = cfg->hierarchy ? topology : NULL;
+  t->topology = plan.served.hierarchy ? topology : NULL;
   t->hier = NULL;
   t->hier_allocation = NULL;
+  t->domains = NULL;
   t->pu_of_tid = (int *)p;
   for (int tid = 0; tid < nproc; ++tid)
     t->pu_of_tid[tid] = -2;
@@ -235,7 +215,7 @@ ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
   ompext_forkjoin_table_init(&t->forkjoin, p, nproc);
   compile_forkjoin_tree(t);
   ompext_stat_add(OMPEXT_STAT_TEAM_PREPARED);
-  describe_once(cfg, t);
+  describe_once(planner, t);
   return t;
 }
 

@@ -1,29 +1,50 @@
 /*
- * A team's plugin context: the parameters chosen for its size and the state
- * of each algorithm, in one allocation.  Created and replaced by the primary
- * thread at a fork, while every worker is parked.
+ * A team's plugin context: the state of each collective, laid out from the
+ * team's plan (plan.h) in one allocation.  Created and replaced by the
+ * primary thread at a fork, while every worker is parked.
+ *
+ * The first line holds what the collectives read, and nothing written while
+ * workers run: a plain barrier reads only that line of the context (its
+ * first seven fields, within even a 64-byte line), and with 128-byte lines
+ * so do forks and joins.  The plan and the topology bookkeeping
+ * follow on lines of their own.
  */
 #ifndef OMPEXT_TEAM_H
 #define OMPEXT_TEAM_H
 
 #include "barrier_hier.h"
-#include "bcast_tree.h"
-#include "config.h"
+#include "bcast.h"
 #include "forkjoin_tree.h"
-#include "params.h"
+#include "pad.h"
+#include "plan.h"
 #include "reduce_tree.h"
 #include "topology.h"
 
+#include <stddef.h>
+
 typedef struct ompext_team {
-  void *allocation; /* what services->alloc returned (this, unaligned) */
-  int nproc;
-  unsigned spin_polls; /* 0 when oversubscribed or passive */
+  /* ---- the hot line ---- */
+  alignas(OMPEXT_CACHE_LINE) int nproc;
+  unsigned spin_polls; /* ompext_plan_spin_polls, as of the last fork */
   ompext_barrier_alg_t barrier_alg;
-  ompext_team_params_t params;
-  void *barrier; /* see barrier.h */
+  int forkjoin_from_table;     /* 0: the fork/join tree is computed at each
+                                  call (bindings still being recorded, or the
+                                  table did not compile) */
+  void *barrier;               /* see barrier.h */
+  ompext_barrier_hier_t *hier; /* once laid out over several domains, the
+                                  barrier with one leader per domain */
+  ompext_bcast_t *bcast_watch; /* the broadcast, when its close must see
+                                  each plain barrier (bcast.h); else NULL */
   ompext_reduce_tree_t *reduce;
-  ompext_bcast_tree_t *bcast;
-  ompext_bcast_close_t *bcast_close;
+  ompext_bcast_t *bcast;
+  const ompext_topo_layout_t *domains; /* the layout the reduction and
+                                          broadcast follow; NULL: flat */
+  ompext_forkjoin_table_t forkjoin;    /* compiled whenever the tree changes */
+
+  /* ---- cold: written by the primary at forks, read to build ---- */
+  alignas(OMPEXT_CACHE_LINE) void *allocation; /* what services->alloc
+                                                  returned (this, unaligned) */
+  ompext_plan_t plan;
   /* Topology: each thread records its PU at each fork and join until the
      layout is built (pu_of_tid[tid], -2 = not yet); the primary builds the
      layout at a later fork, while every worker is parked, and only then does
@@ -33,25 +54,12 @@ typedef struct ompext_team {
   int topology_built;
   int forks_waiting; /* forks since creation without every PU known */
   ompext_topo_layout_t layout;
-  /* Once the layout has several domains: the barrier with one leader per
-     domain (when the team's barrier is the dissemination barrier; NULL
-     otherwise), in an allocation of its own made with the layout. */
-  ompext_hier_t *hier;
-  void *hier_allocation;
-  /* The fork/join tree, compiled whenever it changes (creation, layout);
-     forkjoin_from_table 0: computed at each call instead (while bindings
-     are still being recorded, or if it did not compile). */
-  ompext_forkjoin_table_t forkjoin;
-  int forkjoin_from_table;
+  void *hier_allocation; /* the domain barrier's own allocation */
 } ompext_team_t;
 
-/* The layout the reduction and broadcast follow: NULL while the team is
-   flat (no topology, not built yet, one domain, OMPEXT_HIERARCHY=off). */
-static inline const ompext_topo_layout_t *
-ompext_team_layout(const ompext_team_t *team) {
-  return team->topology_built && team->layout.ndomains > 1 ? &team->layout
-                                                          : NULL;
-}
+_Static_assert(offsetof(ompext_team_t, bcast_watch) + sizeof(void *) <=
+                   OMPEXT_CACHE_LINE,
+               "a plain barrier reads one line of the context");
 
 /* The fork/join tree of tid (see ompext_ops_t.tree): the compiled table
    where it answers, else computed (recording tid's binding while the layout
@@ -72,8 +80,7 @@ static inline int ompext_team_forkjoin_tree(ompext_team_t *team, int tid,
 
 /* Returns old when it still fits nproc, else a new context (old freed).
    topology NULL: the team stays flat. */
-ompext_team_t *ompext_team_prepare(const ompext_config_t *cfg,
-                                   const ompext_machine_t *machine,
+ompext_team_t *ompext_team_prepare(const ompext_planner_t *planner,
                                    const ompext_topology_t *topology,
                                    ompext_team_t *old, int nproc);
 void ompext_team_free(ompext_team_t *team);

@@ -27,7 +27,7 @@
  *     serve children      the re-rooted loop of fill_and_signal
  *     close (rooted)      ompext_bcast_close_take + ompext_bcast_close_wait:
  *                         the root's two relaxed self-bumps, then
- *                         ompext_tree_arrive / ompext_tree_depart over the
+ *                         ompext_barrier_tree_arrive / ompext_barrier_tree_depart over the
  *                         rotated members (index i is tid (root + i) mod N)
  *     close (plain)       the team's barrier (plain_barrier without a
  *                         pending rooted close), as an abstract barrier
@@ -68,7 +68,7 @@
  *   - progress: ltl { <> (finished == N) } with pan -a -f (weak fairness).
  *
  * Parameters: N threads, K broadcast fan-out (>= 1), KC fan-in of the
- *   rooted close (>= 2, as ompext_tree_clamp_k), EPISODES constructs,
+ *   rooted close (>= 2, as ompext_barrier_tree_clamp_k), EPISODES constructs,
  *   CLOSE: 0 always the rooted close (OMPEXT_BCAST_CLOSE=rooted), 1 always
  *   the team's plain barrier, 2 the root chooses per episode (auto).
  *
@@ -115,7 +115,7 @@ byte mb_rootdata[N];     /* root_data: whose data every thread returns */
 byte mb_fanout[N];       /* episode.fanout */
 bit mb_rooted[N];        /* episode.rooted_close */
 
-/* Rooted close slots (ompext_tree_slot_t), by tid. */
+/* Rooted close slots (ompext_barrier_tree_slot_t), by tid. */
 byte carr[N];            /* arrived */
 byte cgo[N];             /* go */
 
@@ -234,7 +234,7 @@ proctype thread(byte t)
        closing[t] = e + 1;
        rdata = 0;
        fan = 0;
-       /* ompext_tree_arrive's ++episode, kept apart from the shared steps */
+       /* ompext_barrier_tree_arrive's ++episode, kept apart from the shared steps */
        if
        :: rooted -> idx = (t + N - root) % N; cep++; c = idx * KC + 1
        :: else -> c = 0
@@ -254,7 +254,7 @@ proctype thread(byte t)
 #endif
         :: else -> skip
         fi;
-        /* ompext_tree_arrive over the rotated members */
+        /* ompext_barrier_tree_arrive over the rotated members */
         do
         :: c <= idx * KC + KC && c < N ->
            atomic { carr[(root + c) % N] == cep -> c++ }
@@ -266,7 +266,7 @@ proctype thread(byte t)
            atomic { cgo[t] == cep -> c = idx * KC + 1 }
         :: else -> c = idx * KC + 1
         fi;
-        /* ompext_tree_depart */
+        /* ompext_barrier_tree_depart */
         do
         :: c <= idx * KC + KC && c < N ->
            atomic { cgo[(root + c) % N]++; c++ }

@@ -11,9 +11,9 @@
  *   word (parity, r, t) holds uses * signals[r], where parity = episode mod 2
  *   and uses = episode / 2 + 1.  Words are monotone counts, never reset.
  *
- *   init                  ompext_dissemination_init (rounds_for, offsets,
+ *   init                  ompext_barrier_dissemination_init (rounds_for, offsets,
  *                         signals) followed by the team's threads
- *   proctype thread       ompext_dissemination_wait, called EPISODES times
+ *   proctype thread       ompext_barrier_dissemination_wait, called EPISODES times
  *                         by the thread holding tid t (the per-tid episode
  *                         counter is entered[t])
  *
@@ -146,7 +146,7 @@ proctype thread(byte t)
 
 init {
   atomic {
-    /* ompext_dissemination_init: rounds_for, then the nonzero offsets. */
+    /* ompext_barrier_dissemination_init: rounds_for, then the nonzero offsets. */
     int span = 1, off_i;
     byte r, i;
     do

@@ -10,11 +10,11 @@
  *   In episode e (counting from 1) both words of every thread reach e
  *   bumps; they are compared with == and never reset.
  *
- *   proctype thread       ompext_tree_wait for tid t, EPISODES times:
- *     gather              ompext_tree_arrive: wait for arrived[c] == e of
+ *   proctype thread       ompext_barrier_tree_wait for tid t, EPISODES times:
+ *     gather              ompext_barrier_tree_arrive: wait for arrived[c] == e of
  *                         each child in turn, then (t != 0) signal
  *                         arrived[t] and wait for go[t] == e
- *     release             ompext_tree_depart: signal go[c] of each child,
+ *     release             ompext_barrier_tree_depart: signal go[c] of each child,
  *                         eldest first
  *   The per-tid episode counter (slots[t].episode) is entered[t].
  *
@@ -41,7 +41,7 @@
  *     episode e; invalid end states (a thread blocked for ever);
  *   - progress: ltl { <> (finished == N) } with pan -a -f (weak fairness).
  *
- * Parameters: N threads, K fan-in (>= 2, as ompext_tree_clamp_k),
+ * Parameters: N threads, K fan-in (>= 2, as ompext_barrier_tree_clamp_k),
  *   EPISODES consecutive barriers.
  *
  * Mutation (-DMUTATION): a non-root thread releases its children as soon as
@@ -72,7 +72,7 @@ proctype thread(byte t)
 
   do
   :: e < EPISODES ->
-     /* ompext_tree_arrive: expect = ++episode */
+     /* ompext_barrier_tree_arrive: expect = ++episode */
      d_step { e++; entered[t] = e; c = K * t + 1 }
      /* Gather: each child's arrival in turn. */
      do
@@ -94,7 +94,7 @@ proctype thread(byte t)
      :: else -> c = K * t + 1
      fi;
 #ifndef MUTATION
-     /* ompext_tree_depart: release the children, eldest first. */
+     /* ompext_barrier_tree_depart: release the children, eldest first. */
      do
      :: c <= K * t + K && c < N -> atomic { go[c]++; c++ }
      :: else -> break

@@ -58,6 +58,7 @@
 #include "barrier_hier.h"
 #include "barrier_tournament.h"
 #include "barrier_tree.h"
+#include "bounds.h"
 #include "services.h"
 
 #include <stdio.h>
@@ -89,6 +90,9 @@ typedef struct algo {
   void (*wait)(void *b, int gtid, int tid, unsigned spin_polls);
   /* Checks the accessors of a fresh barrier; returns a message or NULL. */
   const char *(*check)(void *b, const setup_t *s);
+  /* Whether the algorithm takes this parameter (the plan never passes
+     others, bounds.h); NULL: any.  A -k value it does not take is skipped. */
+  int (*accepts)(int k);
   int defaults[8];
   int ndefaults;
   int heavy;   /* O(n) work on one thread per episode: fewer episodes */
@@ -102,69 +106,68 @@ static int ceil_log(long n, long base) {
   return rounds;
 }
 
+static int tree_accepts(int k) {
+  return k >= OMPEXT_MIN_TREE_K && k <= OMPEXT_MAX_FANIN;
+}
+static int tournament_accepts(int k) { return k == 0 || tree_accepts(k); }
+static int dissemination_accepts(int k) { return k >= 1 && k <= OMPEXT_MAX_M; }
+static int hier_accepts(int k) { return k >= 1 && k <= OMPEXT_MAX_FANIN; }
+
 /* tree */
 static size_t tree_size(const setup_t *s) {
-  return ompext_tree_size(s->n, s->k);
+  return ompext_barrier_tree_size(s->n);
 }
 static void *tree_init(void *mem, const setup_t *s) {
-  return ompext_tree_init(mem, s->n, s->k);
+  return ompext_barrier_tree_init(mem, s->n, s->k);
 }
 static void tree_wait(void *b, int gtid, int tid, unsigned spin) {
-  ompext_tree_wait(b, gtid, tid, spin);
+  ompext_barrier_tree_wait(b, gtid, tid, spin);
 }
 static const char *tree_check(void *b, const setup_t *s) {
-  int want = s->k < OMPEXT_TREE_MIN_K   ? OMPEXT_TREE_MIN_K
-             : s->k > OMPEXT_TREE_MAX_K ? OMPEXT_TREE_MAX_K
-                                        : s->k;
-  return ompext_tree_fanin(b) == want ? NULL : "fan-in not clamped to 2..64";
+  return ompext_barrier_tree_fanin(b) == s->k ? NULL : "fan-in not as given";
 }
 
 /* tournament */
 static size_t tournament_size(const setup_t *s) {
-  return ompext_tournament_size(s->n, s->k);
+  return ompext_barrier_tournament_size(s->n);
 }
 static void *tournament_init(void *mem, const setup_t *s) {
-  return ompext_tournament_init(mem, s->n, s->k);
+  return ompext_barrier_tournament_init(mem, s->n, s->k);
 }
 static void tournament_wait(void *b, int gtid, int tid, unsigned spin) {
-  ompext_tournament_wait(b, gtid, tid, spin);
+  ompext_barrier_tournament_wait(b, gtid, tid, spin);
 }
 static const char *tournament_check(void *b, const setup_t *s) {
-  const int k = s->k;
-  int want = k <= 1 ? 0 : k > OMPEXT_TOURNAMENT_MAX_K ? OMPEXT_TOURNAMENT_MAX_K
-                                                      : k;
-  if (ompext_tournament_fanout(b) != want)
-    return "release fan-out not clamped to 0 or 2..64";
-  if (ompext_tournament_rounds(b) != ceil_log(s->n, 2))
+  if (ompext_barrier_tournament_fanout(b) != s->k)
+    return "release fan-out not as given";
+  if (ompext_barrier_tournament_rounds(b) != ceil_log(s->n, 2))
     return "rounds != ceil(log2 n)";
   return NULL;
 }
 
 /* centralized */
 static size_t centralized_size(const setup_t *s) {
-  return ompext_centralized_size(s->n, s->k);
+  return ompext_barrier_centralized_size(s->n);
 }
 static void *centralized_init(void *mem, const setup_t *s) {
-  return ompext_centralized_init(mem, s->n, s->k);
+  return ompext_barrier_centralized_init(mem, s->n);
 }
 static void centralized_wait(void *b, int gtid, int tid, unsigned spin) {
-  ompext_centralized_wait(b, gtid, tid, spin);
+  ompext_barrier_centralized_wait(b, gtid, tid, spin);
 }
 
-/* dissemination: its size function expects m already in 1..16 */
-static int dissemination_m(int m) { return m < 1 ? 1 : m > 16 ? 16 : m; }
+/* dissemination */
 static size_t dissemination_size(const setup_t *s) {
-  return ompext_dissemination_size(s->n, dissemination_m(s->k));
+  return ompext_barrier_dissemination_size(s->n, s->k);
 }
 static void *dissemination_init(void *mem, const setup_t *s) {
-  return ompext_dissemination_init(mem, s->n, s->k);
+  return ompext_barrier_dissemination_init(mem, s->n, s->k);
 }
 static void dissemination_wait(void *b, int gtid, int tid, unsigned spin) {
-  ompext_dissemination_wait(b, gtid, tid, spin);
+  ompext_barrier_dissemination_wait(b, gtid, tid, spin);
 }
 static const char *dissemination_check(void *b, const setup_t *s) {
-  return ompext_dissemination_rounds(b) ==
-                 ceil_log(s->n, dissemination_m(s->k) + 1)
+  return ompext_barrier_dissemination_rounds(b) == ceil_log(s->n, s->k + 1)
              ? NULL
              : "rounds != ceil(log_{m+1} n)";
 }
@@ -172,33 +175,81 @@ static const char *dissemination_check(void *b, const setup_t *s) {
 /* hierarchical: k-ary trees in the domains, m-ary dissemination above, or
    with m = 0 a flat combining tree rooted at tid 0 (an oversubscribed
    team's) */
-static ompext_barrier_alg_t hier_across(const setup_t *s) {
-  return s->m ? OMPEXT_BARRIER_DISSEMINATION : OMPEXT_BARRIER_TREE;
-}
-static int hier_across_param(const setup_t *s) {
-  return s->m ? s->m : tu_layout_domains(s->layout) - 1;
+static ompext_barrier_plan_t hier_across(const setup_t *s) {
+  const int flat_k = tu_layout_domains(s->layout) - 1;
+  return (ompext_barrier_plan_t){
+      .alg = s->m ? OMPEXT_BARRIER_DISSEMINATION : OMPEXT_BARRIER_TREE,
+      .dissem_m = s->m,
+      .tree_k = flat_k < OMPEXT_MIN_TREE_K ? OMPEXT_MIN_TREE_K : flat_k};
 }
 static size_t hier_size(const setup_t *s) {
-  return ompext_hier_size(s->layout, hier_across(s), hier_across_param(s));
+  const ompext_barrier_plan_t across = hier_across(s);
+  return ompext_barrier_hier_size(s->layout, &across);
 }
 static void *hier_init(void *mem, const setup_t *s) {
-  return ompext_hier_init(mem, s->layout, s->k, hier_across(s),
-                          hier_across_param(s));
+  const ompext_barrier_plan_t across = hier_across(s);
+  return ompext_barrier_hier_init(mem, s->layout, s->k, &across);
 }
 static void hier_wait(void *b, int gtid, int tid, unsigned spin) {
-  ompext_hier_wait(b, gtid, tid, spin);
+  ompext_barrier_hier_wait(b, gtid, tid, spin);
 }
 
 static const algo_t algos[] = {
-    {"tree", "k", tree_size, tree_init, tree_wait, tree_check,
-     {2, 3, 4, 8}, 4, 0, 0},
-    {"tournament", "k", tournament_size, tournament_init, tournament_wait,
-     tournament_check, {0, 4}, 2, 0, 0},
-    {"centralized", NULL, centralized_size, centralized_init,
-     centralized_wait, NULL, {0}, 1, 1, 0},
-    {"dissemination", "m", dissemination_size, dissemination_init,
-     dissemination_wait, dissemination_check, {1, 3}, 2, 0, 0},
-    {"hier", "k", hier_size, hier_init, hier_wait, NULL, {1, 2, 4}, 3, 0, 1},
+    {"tree",
+     "k",
+     tree_size,
+     tree_init,
+     tree_wait,
+     tree_check,
+     tree_accepts,
+     {2, 3, 4, 8},
+     4,
+     0,
+     0},
+    {"tournament",
+     "k",
+     tournament_size,
+     tournament_init,
+     tournament_wait,
+     tournament_check,
+     tournament_accepts,
+     {0, 4},
+     2,
+     0,
+     0},
+    {"centralized",
+     NULL,
+     centralized_size,
+     centralized_init,
+     centralized_wait,
+     NULL,
+     NULL,
+     {0},
+     1,
+     1,
+     0},
+    {"dissemination",
+     "m",
+     dissemination_size,
+     dissemination_init,
+     dissemination_wait,
+     dissemination_check,
+     dissemination_accepts,
+     {1, 3},
+     2,
+     0,
+     0},
+    {"hier",
+     "k",
+     hier_size,
+     hier_init,
+     hier_wait,
+     NULL,
+     hier_accepts,
+     {1, 2, 4},
+     3,
+     0,
+     1},
 };
 #define NALGOS ((int)(sizeof(algos) / sizeof(algos[0])))
 
@@ -461,9 +512,13 @@ int main(int argc, char **argv) {
     const algo_t *a = &algos[ai];
     const int *ks = a->defaults;
     int nks = a->ndefaults;
+    int accepted[TU_MAX_LIST];
     if (a->param && o.nlist > 0) {
-      ks = o.list;
-      nks = o.nlist;
+      nks = 0;
+      for (int i = 0; i < o.nlist; ++i)
+        if (!a->accepts || a->accepts(o.list[i]))
+          accepted[nks++] = o.list[i];
+      ks = accepted;
     }
     totals_t t = {0};
     unsigned long failures_before = tu_failures();

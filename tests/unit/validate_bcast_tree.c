@@ -305,8 +305,11 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   r->close_mode = modes[t->configs % 3];
   /* fan-in 2 or 3, from the configuration; auto: copies of >= 1 us */
   const int long_fanout = k == n - 1 || n < 2 ? 1 : n - 1;
-  r->close = ompext_bcast_close_init(close_mem, n, 2 + (int)(t->configs % 2),
-                                     r->close_mode, 1000, long_fanout != k);
+  /* Receivers time their copies when the close or the fan-out depends on
+     them (as bcast.c decides for a team). */
+  r->close = ompext_bcast_close_init(
+      close_mem, n, 2 + (int)(t->configs % 2), r->close_mode, 1000,
+      long_fanout != k || r->close_mode == OMPEXT_BCAST_CLOSE_AUTO);
   r->arrivals = arrivals;
   for (int i = 0; i < 2; ++i) {
     r->close_seen[i] = seen + i * n;

@@ -34,7 +34,7 @@
 #include <stdlib.h>
 
 typedef struct run {
-  ompext_dissemination_t *barrier;
+  ompext_barrier_dissemination_t *barrier;
   tu_arrival_t *arrivals;
   int n, m;
   char what[48]; /* "dissemination m=M", for messages */
@@ -53,7 +53,7 @@ static void worker(int tid, void *p) {
   for (long e = r->batch.first; e <= r->batch.last; ++e) {
     tu_random_delay(&rng, 20);
     tu_arrive(r->arrivals, tid, e);
-    ompext_dissemination_wait(r->barrier, tid, tid, r->batch.spin);
+    ompext_barrier_dissemination_wait(r->barrier, tid, tid, r->batch.spin);
     if (tu_rng_next(&rng) % 4 == 0)
       tu_random_delay(&rng, 20);
     checks += tu_check_arrivals(r->arrivals, n, tid, e, r->what);
@@ -89,13 +89,14 @@ int main(int argc, char **argv) {
     for (int ni = 0; ni < o.nthreads; ++ni) {
       const int n = o.threads[ni], m = o.list[mi];
       const int m_eff = m < 1 ? 1 : m > OMPEXT_MAX_M ? OMPEXT_MAX_M : m;
-      size_t bytes = ompext_dissemination_size(n, m_eff);
+      size_t bytes = ompext_barrier_dissemination_size(n, m_eff);
       void *mem = svc->alloc(bytes);
       tu_arrival_t *arrivals = svc->alloc((size_t)n * sizeof(tu_arrival_t));
       if (!mem || !arrivals)
         tu_fatal("out of memory");
-      ompext_dissemination_t *b = ompext_dissemination_init(mem, n, m);
-      int rounds = ompext_dissemination_rounds(b);
+      ompext_barrier_dissemination_t *b =
+          ompext_barrier_dissemination_init(mem, n, m);
+      int rounds = ompext_barrier_dissemination_rounds(b);
       if (rounds != expected_rounds(n, m_eff))
         tu_fail("dissemination n=%d m=%d: %d rounds, expected %d", n, m,
                 rounds, expected_rounds(n, m_eff));

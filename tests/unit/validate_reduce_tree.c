@@ -2,7 +2,7 @@
  * Validator of the tree reduction gather (reduce_tree.c).
  *
  * For every team size n and list of fan-ins, the levels come from
- * ompext_params_choose (an OMPEXT_REDUCE_FANIN-style override: the last
+ * ompext_plan_build (an OMPEXT_REDUCE_FANIN-style override: the last
  * fan-in repeats), and are checked: the product of the per-level fan-ins
  * covers n, one level fewer would not, and the fan-ins follow the list.
  *
@@ -41,7 +41,7 @@
 #include "test_services.h"
 
 #include "config.h"
-#include "params.h"
+#include "plan.h"
 #include "reduce_tree.h"
 
 #include <stdio.h>
@@ -174,9 +174,9 @@ static void worker(int tid, void *p) {
   }
 }
 
-/* Checks the levels params.c chose for n against the fan-in list. */
+/* Checks the levels plan.c chose for n against the fan-in list. */
 static void check_levels(int n, const int *list, int len, const char *text,
-                         const ompext_team_params_t *p) {
+                         const ompext_plan_t *p) {
   long span = 1, below = 1;
   for (int l = 0; l < p->reduce_levels; ++l) {
     int want = list[l < len ? l : len - 1];
@@ -208,8 +208,9 @@ static void run_config(const tu_options_t *o, const char *text,
   cfg.reduce = OMPEXT_REDUCE_TREE;
   cfg.reduce_levels = len;
   memcpy(cfg.reduce_fanin, fanin, sizeof(int) * (size_t)len);
-  ompext_team_params_t params;
-  ompext_params_choose(&cfg, NULL, n, 0, &params);
+  const ompext_planner_t planner = {&cfg, NULL};
+  ompext_plan_t params;
+  ompext_plan_build(&planner, n, 0, &params);
   check_levels(n, fanin, len, text, &params);
 
   void *mem = svc->alloc(ompext_reduce_tree_size(n));

@@ -1,0 +1,454 @@
+/*
+ * The plan builder (see plan.h): the one reader of the configuration and
+ * the cost model, and the one place that clamps a parameter into its bounds
+ * (bounds.h).
+ *
+ * With machine parameters, the cost model (omp-ext/model) decides what it
+ * can: the dissemination m and the tree barrier's k, atomics or the tree
+ * for reductions and the tree's fan-ins, the broadcast's fan-out.  Its trees
+ * are given root first (k_1 children of the root, ...), while the runtime's
+ * reduction tree groups leaves first with the leader counted in each group,
+ * so a model level of k children becomes a group of k + 1, leaves first.
+ * Without machine parameters: a classic dissemination barrier (m = 1),
+ * atomics up to 4 threads (libomp's own cutoff), trees of fan-in 4, a binary
+ * broadcast tree.  Every value can be fixed from the environment, which
+ * always wins; it is already within bounds (config.c parses against
+ * them), the model's choices are clamped where they are taken.  The
+ * fork/join tree is the combining tree barrier's shape
+ * (children raise their own flag lines, the parent writes one line, ICVs and
+ * go, per child), so it takes the model's tree k.
+ *
+ * A team with more threads than the machine has processors is outside the
+ * model: a signal's receiver is then mostly not running, and every step
+ * that waits on an earlier one (a dissemination round, a tree level) costs
+ * a scheduler hand-off, microseconds against the model's line transfers.
+ * Such a team gets the fewest steps: flat fork/join, broadcast, reduction
+ * and barrier trees (within the fan-in bound), one dissemination round
+ * where m allows (then the smallest m for that many rounds) if the
+ * dissemination barrier is asked for, and copies are long from the floor a
+ * team of 2 uses (the rooted close is one step more, see
+ * bcast_close_long_ns below).
+ *
+ * Who leaves a barrier first matters there too.  In the dissemination
+ * barrier every thread leaves once its own words are complete, so the last
+ * to arrive (the one running) leaves first and tid 0 may still be queued
+ * for a processor.  Programs commonly wait after a barrier for something
+ * tid 0 does next (master, then a flag); their workers would then sleep or
+ * spin in user code until tid 0 gets a processor, a scheduler slice per
+ * barrier.  LLVM's kmp_sch_simd_guided test went from 2 s to minutes that
+ * way, with no signal lost.  So under OMPEXT_BARRIER=auto an oversubscribed
+ * team takes the combining tree barrier, flat: tid 0 gathers every arrival
+ * and releases the others itself, so it is running when they leave, as in
+ * the runtime's own barriers.  Every other collective already ends that
+ * way (see docs/ARCHITECTURE.md, "Who leaves first").
+ * Measured at 8 and 33 threads on 2 cores: see docs/ARCHITECTURE.md.
+ */
+#include "plan.h"
+
+#include "services.h"
+
+#include <string.h>
+
+/* Copies this many times longer than what the rooted close costs over the
+   team's barrier make it worth keeping the root (bcast_close.c); they are
+   "long" copies, for the broadcast's fan-out too. */
+#define CLOSE_LONG_FACTOR 16
+/* Without a model: a transfer between cores of about 200 ns. */
+#define CLOSE_DEFAULT_EXTRA_NS 200.0
+/* Without a model: combining trees and fork/join of fan-in 4, a binary
+   broadcast tree, a classic dissemination barrier. */
+#define DEFAULT_TREE_K 4
+#define DEFAULT_BCAST_FANOUT 2
+#define DEFAULT_DISSEM_M 1
+
+static int clamp(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+static int levels_for(int nproc, const int *fanin, int given) {
+  int levels = 0;
+  long span = 1;
+  while (span < nproc && levels < OMPEXT_MAX_LEVELS) {
+    span *= fanin[levels < given ? levels : given - 1];
+    ++levels;
+  }
+  return levels;
+}
+
+/* ---- what the model chooses --------------------------------------------- */
+
+/* The barriers' parameters the model chose for a team of nproc; have = 0
+   without a model. */
+typedef struct model_barrier_pick {
+  int have;
+  int dissem_m, tree_k;
+} model_barrier_pick_t;
+
+/* The other collectives' choices. */
+typedef struct model_pick {
+  model_barrier_pick_t barrier;
+  int reduce_tree, reduce_levels, reduce_fanin[OMPEXT_MAX_LEVELS];
+  int bcast_fanout;
+  int bcast_long_fanout; /* for a message copied in the "long" time */
+  double close_extra_ns; /* rooted close's cost over the dissemination's */
+} model_pick_t;
+
+static int model_best_lines(const ompext_machine_t *machine,
+                            ompext_model_alg_t alg, int nproc, long lines,
+                            ompext_model_choice_t *out) {
+  ompext_model_options_t opts;
+  ompext_model_options_default(&opts);
+  opts.max_m = OMPEXT_MAX_M; /* the plugin's bounds */
+  opts.max_k = OMPEXT_MAX_FANIN;
+  opts.max_depth = OMPEXT_MAX_LEVELS;
+  return ompext_model_best_config(&machine->params, &opts, alg, nproc, lines,
+                                  out);
+}
+
+static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
+                      int nproc, ompext_model_choice_t *out) {
+  return model_best_lines(machine, alg, nproc, 1, out);
+}
+
+static void model_choose_barrier(const ompext_machine_t *machine, int nproc,
+                                 model_barrier_pick_t *pick) {
+  ompext_model_choice_t c;
+  memset(pick, 0, sizeof(*pick));
+  if (!machine || nproc < 2)
+    return;
+  pick->have = 1;
+  /* Clamped: the model was asked within the bounds, but a tree needs two. */
+  pick->dissem_m =
+      model_best(machine, OMPEXT_MODEL_DISSEMINATION, nproc, &c) == 0
+          ? clamp(c.m, 1, OMPEXT_MAX_M)
+          : DEFAULT_DISSEM_M;
+  pick->tree_k = model_best(machine, OMPEXT_MODEL_BARRIER_TREE, nproc, &c) == 0
+                     ? clamp(c.k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN)
+                     : DEFAULT_TREE_K;
+}
+
+static void model_choose(const ompext_machine_t *machine, int nproc,
+                         model_pick_t *pick) {
+  ompext_model_choice_t c, atomic;
+  ompext_model_options_t opts;
+  memset(pick, 0, sizeof(*pick));
+  model_choose_barrier(machine, nproc, &pick->barrier);
+  if (!pick->barrier.have)
+    return;
+  ompext_model_options_default(&opts);
+  if (model_best(machine, OMPEXT_MODEL_REDUCE_TREE, nproc, &c) == 0) {
+    pick->reduce_tree =
+        model_best(machine, OMPEXT_MODEL_REDUCE_ATOMIC, nproc, &atomic) != 0 ||
+        ompext_model_compare(&opts, &c, &atomic) < 0;
+    /* A model level of k children is a group of k + 1 (see the top). */
+    for (int l = 0; l < c.depth && l < OMPEXT_MAX_LEVELS; ++l)
+      pick->reduce_fanin[pick->reduce_levels++] =
+          clamp(c.fanout[c.depth - 1 - l] + 1, 2, OMPEXT_MAX_FANIN);
+  }
+  pick->bcast_fanout =
+      model_best(machine, OMPEXT_MODEL_BCAST_TREE, nproc, &c) == 0 && c.depth
+          ? c.fanout[0]
+          : DEFAULT_BCAST_FANOUT;
+  /* The rooted close is a combining tree of the barrier's k; best cases,
+     and at least one transfer between cores. */
+  const ompext_model_params_t *mp = &machine->params;
+  double extra =
+      ompext_model_barrier_tree(mp, nproc, pick->barrier.tree_k).min -
+      ompext_model_barrier_dissemination(mp, nproc, pick->barrier.dissem_m,
+                                         OMPEXT_MODEL_ROUNDS_ALGORITHM)
+          .min;
+  pick->close_extra_ns = extra > mp->r_r ? extra : mp->r_r;
+  /* Long copies: the smallest message whose copy takes the "long" time
+     (T_N = o*N + q - p/N, ignoring p/N), and the root's fan-out the model
+     picks for it. */
+  const double long_ns = CLOSE_LONG_FACTOR * pick->close_extra_ns;
+  const long lines =
+      mp->o > 0 && long_ns > mp->q ? (long)((long_ns - mp->q) / mp->o) : 1;
+  pick->bcast_long_fanout =
+      model_best_lines(machine, OMPEXT_MODEL_BCAST_TREE, nproc,
+                       lines > 1 ? lines : 1, &c) == 0 &&
+              c.depth
+          ? c.fanout[0]
+          : nproc - 1;
+}
+
+/* ---- the fewest steps, for oversubscribed teams -------------------------- */
+
+/* The smallest parameter in [lo, hi] whose steps(nproc, parameter) are the
+   fewest any parameter up to hi allows (steps fall as the parameter grows). */
+static int smallest_with_fewest(int nproc, int lo, int hi,
+                                int (*steps)(int nproc, int parameter)) {
+  const int fewest = steps(nproc, hi);
+  int x = lo;
+  while (x < hi && steps(nproc, x) > fewest)
+    ++x;
+  return x;
+}
+
+/* Rounds of the dissemination barrier with m peers per round. */
+static int dissemination_rounds(int nproc, int m) {
+  return ompext_model_dissemination_rounds(nproc, m,
+                                           OMPEXT_MODEL_ROUNDS_ALGORITHM);
+}
+
+/* Levels of the reduction with groups of fanin (leaves first): k^d >= n. */
+static int reduce_levels(int nproc, int fanin) {
+  return levels_for(nproc, &fanin, 1);
+}
+
+/* Root-first trees (fork/join, broadcast, combining tree barriers): levels
+   of the complete k-ary tree; a combining tree needs k >= 2. */
+static int flat_tree_k(int nproc) {
+  return smallest_with_fewest(nproc, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN,
+                              ompext_model_uniform_depth);
+}
+
+/* ---- barriers ------------------------------------------------------------ */
+
+/* The team's plain barrier (see the top of this file).  Under stock the
+   runtime runs its own; the dissemination barrier is laid out, never run. */
+static ompext_barrier_alg_t barrier_for(const ompext_config_t *cfg,
+                                        int oversubscribed) {
+  switch (cfg->barrier) {
+  case OMPEXT_BARRIER_AUTO:
+    return oversubscribed ? OMPEXT_BARRIER_TREE : OMPEXT_BARRIER_DISSEMINATION;
+  case OMPEXT_BARRIER_STOCK:
+    return OMPEXT_BARRIER_DISSEMINATION;
+  default:
+    return cfg->barrier;
+  }
+}
+
+/* Every barrier parameter for a team of nproc: the environment's, else
+   the model's, else the defaults; oversubscribed, the fewest steps where
+   the environment left the choice to us. */
+static void plan_barrier(const ompext_planner_t *planner, int nproc,
+                         int oversubscribed, ompext_barrier_plan_t *out) {
+  const ompext_config_t *cfg = planner->cfg;
+  model_barrier_pick_t model;
+  model_choose_barrier(planner->machine, nproc, &model);
+  out->alg = barrier_for(cfg, oversubscribed);
+  out->dissem_m =
+      cfg->dissem_m ? cfg->dissem_m
+      : oversubscribed
+          ? smallest_with_fewest(nproc, 1, OMPEXT_MAX_M, dissemination_rounds)
+      : model.have ? model.dissem_m
+                   : DEFAULT_DISSEM_M;
+  out->tree_k = cfg->tree_k      ? cfg->tree_k
+                : oversubscribed ? flat_tree_k(nproc)
+                : model.have     ? model.tree_k
+                                 : DEFAULT_TREE_K;
+  /* OMPEXT_BARRIER_K is the tournament's release fan-out too; unset, the
+     release goes back down the tournament. */
+  out->release_k = cfg->tree_k;
+}
+
+/* The rooted close needs the plugin's plain barrier to run it; under AUTO it
+   stands in for the dissemination barrier only: the other barriers are
+   released by tid 0 already (an oversubscribed team's tree), or forced to
+   be measured. */
+static ompext_bcast_close_mode_t close_for(const ompext_config_t *cfg,
+                                           ompext_barrier_alg_t alg) {
+  if (cfg->barrier == OMPEXT_BARRIER_STOCK ||
+      (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO &&
+       alg != OMPEXT_BARRIER_DISSEMINATION))
+    return OMPEXT_BCAST_CLOSE_BARRIER;
+  return cfg->bcast_close;
+}
+
+/* ---- the plan ------------------------------------------------------------ */
+
+void ompext_plan_served(const ompext_planner_t *planner, ompext_served_t *out) {
+  const ompext_config_t *cfg = planner->cfg;
+  *out = (ompext_served_t){
+      .plain_barrier = cfg->barrier != OMPEXT_BARRIER_STOCK,
+      .reduce = cfg->reduce != OMPEXT_REDUCE_STOCK,
+      .forkjoin = cfg->forkjoin != OMPEXT_FORKJOIN_STOCK,
+      .bcast = cfg->bcast != OMPEXT_BCAST_STOCK,
+      .hierarchy = cfg->hierarchy,
+      .verbose = cfg->verbose,
+      .stats = cfg->stats,
+  };
+}
+
+static void plan_reduce(const ompext_config_t *cfg, const model_pick_t *model,
+                        int nproc, int oversubscribed, ompext_plan_t *out) {
+  static const int default_fanin[1] = {DEFAULT_TREE_K};
+  if (cfg->reduce == OMPEXT_REDUCE_AUTO)
+    out->reduce_tree = model->barrier.have ? model->reduce_tree : nproc > 4;
+  else
+    out->reduce_tree = cfg->reduce == OMPEXT_REDUCE_TREE;
+  const int *fanin = default_fanin;
+  int given = 1;
+  int oversubscribed_fanin;
+  if (cfg->reduce_levels) {
+    fanin = cfg->reduce_fanin;
+    given = cfg->reduce_levels;
+  } else if (oversubscribed) {
+    oversubscribed_fanin =
+        smallest_with_fewest(nproc, 2, OMPEXT_MAX_FANIN, reduce_levels);
+    fanin = &oversubscribed_fanin;
+  } else if (model->reduce_levels) {
+    fanin = model->reduce_fanin;
+    given = model->reduce_levels;
+  }
+  out->reduce_levels = levels_for(nproc, fanin, given);
+  for (int l = 0; l < out->reduce_levels; ++l)
+    out->reduce_fanin[l] = fanin[l < given ? l : given - 1];
+}
+
+static void plan_bcast(const ompext_planner_t *planner,
+                       const model_pick_t *model, int nproc, int oversubscribed,
+                       ompext_plan_t *out) {
+  const ompext_config_t *cfg = planner->cfg;
+  const int flat = nproc > 1 ? nproc - 1 : 1;
+  ompext_bcast_plan_t *b = &out->bcast;
+  const int have = model->barrier.have;
+  /* A fixed fan-out stays fixed; the model's depends on the copies.  The
+     flat broadcast's fan-out, nproc - 1, may exceed OMPEXT_MAX_FANIN: the
+     broadcast keeps no per-child array.  A fan-out beyond nproc - 1 is the
+     flat tree too.  At least 1: a tree needs children. */
+  if (cfg->bcast == OMPEXT_BCAST_FLAT)
+    b->short_fanout = b->long_fanout = flat;
+  else if (cfg->bcast_fanout)
+    b->short_fanout = b->long_fanout = cfg->bcast_fanout;
+  else if (oversubscribed)
+    b->short_fanout = b->long_fanout = flat;
+  else {
+    b->short_fanout = clamp(have ? model->bcast_fanout : DEFAULT_BCAST_FANOUT,
+                            1, OMPEXT_MAX_FANIN);
+    b->long_fanout = have ? clamp(model->bcast_long_fanout, 1, flat) : flat;
+  }
+  /* Oversubscribed, both closes are one flat level (the fewest steps): the
+     rooted one costs a step more, not the model's extra transfers among
+     nproc running threads, which raised the "long" time with the team size
+     and kept 64 KiB copies on the team's barrier at 4 and 8 threads on 2
+     cores.  Such a team takes the floor, one transfer between cores, as a
+     team of 2 does. */
+  const double close_extra_ns = !have            ? CLOSE_DEFAULT_EXTRA_NS
+                                : oversubscribed ? planner->machine->params.r_r
+                                                 : model->close_extra_ns;
+  b->long_ns = (uint64_t)(CLOSE_LONG_FACTOR * close_extra_ns);
+  b->close = close_for(cfg, out->barrier.alg);
+  b->close_tree_k = out->barrier.tree_k;
+}
+
+void ompext_plan_build(const ompext_planner_t *planner, int nproc,
+                       int oversubscribed, ompext_plan_t *out) {
+  const ompext_config_t *cfg = planner->cfg;
+  model_pick_t model;
+  model_choose(planner->machine, nproc, &model);
+  memset(out, 0, sizeof(*out));
+  out->nproc = nproc;
+  out->oversubscribed = oversubscribed;
+  ompext_plan_served(planner, &out->served);
+  plan_barrier(planner, nproc, oversubscribed, &out->barrier);
+  plan_reduce(cfg, &model, nproc, oversubscribed, out);
+  plan_bcast(planner, &model, nproc, oversubscribed, out);
+  out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout
+                         : oversubscribed
+                             ? smallest_with_fewest(nproc, 1, OMPEXT_MAX_FANIN,
+                                                    ompext_model_uniform_depth)
+                         : model.barrier.have ? model.barrier.tree_k
+                                              : DEFAULT_TREE_K;
+  out->spin_polls = cfg->spin_polls;
+  /* The alternatives stay flat: they are kept for comparison. */
+  out->domain_barrier = cfg->barrier == OMPEXT_BARRIER_AUTO ||
+                        cfg->barrier == OMPEXT_BARRIER_DISSEMINATION;
+  out->from_model = model.barrier.have;
+  out->overridden = cfg->dissem_m || cfg->tree_k || cfg->reduce_levels ||
+                    cfg->bcast_fanout || cfg->forkjoin_fanout;
+}
+
+int ompext_plan_domains(const ompext_planner_t *planner,
+                        const ompext_plan_t *plan, int largest, int ndomains,
+                        ompext_domain_plan_t *out) {
+  if (!plan->domain_barrier)
+    return -1;
+  /* Inside each domain: the combining tree a team of the largest domain's
+     size would get; among the leaders: the barrier a team of ndomains
+     threads would get. */
+  ompext_barrier_plan_t inside;
+  plan_barrier(planner, largest, plan->oversubscribed, &inside);
+  out->inside_tree_k = inside.tree_k;
+  plan_barrier(planner, ndomains, plan->oversubscribed, &out->across);
+  return 0;
+}
+
+unsigned ompext_plan_spin_polls(const ompext_plan_t *plan) {
+  if (plan->oversubscribed || ompext_svc->passive_wait())
+    return 0;
+  return plan->spin_polls;
+}
+
+/* ---- OMPEXT_VERBOSE ------------------------------------------------------ */
+
+static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,
+                             size_t cap) {
+  switch (b->alg) {
+  case OMPEXT_BARRIER_DISSEMINATION:
+    snprintf(buf, cap, "dissemination(m=%d)", b->dissem_m);
+    break;
+  case OMPEXT_BARRIER_TREE:
+    snprintf(buf, cap, "tree(k=%d)", b->tree_k);
+    break;
+  case OMPEXT_BARRIER_TOURNAMENT:
+    snprintf(buf, cap, "tournament(k=%d)", b->release_k);
+    break;
+  default:
+    snprintf(buf, cap, "%s", ompext_barrier_names[b->alg]);
+    break;
+  }
+}
+
+int ompext_plan_describe(const ompext_planner_t *planner,
+                         const ompext_plan_t *p, char *buf, size_t cap) {
+  const ompext_config_t *cfg = planner->cfg;
+  char fanin[OMPEXT_MAX_LEVELS * 4 + 1] = "";
+  for (int l = 0; l < p->reduce_levels; ++l) {
+    size_t used = strlen(fanin);
+    snprintf(fanin + used, sizeof(fanin) - used, "%s%d", l ? "," : "",
+             p->reduce_fanin[l]);
+  }
+  char barrier[48], reduce[96], bcast[112], forkjoin[48];
+  if (!p->served.plain_barrier)
+    snprintf(barrier, sizeof(barrier), "stock");
+  else
+    describe_barrier(&p->barrier, barrier, sizeof(barrier));
+  if (!p->served.reduce)
+    snprintf(reduce, sizeof(reduce), "stock");
+  else if (p->reduce_tree)
+    snprintf(reduce, sizeof(reduce), "tree(k=%s)",
+             p->reduce_levels ? fanin : "-");
+  else
+    snprintf(reduce, sizeof(reduce), "atomic");
+  if (!p->served.bcast)
+    snprintf(bcast, sizeof(bcast), "stock");
+  else
+    snprintf(bcast, sizeof(bcast), "%s(k=%d,long copies>=%.1fus:k=%d,%s close)",
+             ompext_bcast_names[cfg->bcast], p->bcast.short_fanout,
+             (double)p->bcast.long_ns / 1000.0, p->bcast.long_fanout,
+             ompext_bcast_close_names[p->bcast.close]);
+  if (p->served.forkjoin)
+    snprintf(forkjoin, sizeof(forkjoin), "tree(k=%d)", p->forkjoin_fanout);
+  else
+    snprintf(forkjoin, sizeof(forkjoin), "stock");
+  return snprintf(buf, cap,
+                  "omp-ext: team of %d: barrier=%s reduce=%s bcast=%s "
+                  "forkjoin=%s params=%s%s%s",
+                  p->nproc, barrier, reduce, bcast, forkjoin,
+                  p->from_model ? planner->machine->source : "defaults",
+                  p->overridden ? "+environment" : "",
+                  p->oversubscribed ? ", oversubscribed: fewest steps" : "");
+}
+
+int ompext_plan_describe_domains(const ompext_plan_t *plan,
+                                 const ompext_domain_plan_t *domains,
+                                 int ndomains, char *buf, size_t cap) {
+  char across[48];
+  describe_barrier(&domains->across, across, sizeof(across));
+  return snprintf(buf, cap,
+                  "omp-ext: team of %d: barrier tree(k=%d) in each domain, "
+                  "%s among %d leaders",
+                  plan->nproc, domains->inside_tree_k, across, ndomains);
+}

@@ -1,0 +1,84 @@
+/*
+ * The plan: what each collective of a team runs and with which
+ * parameters.  plan.c is the only code that reads the configuration
+ * (config.h) and the cost model (machine.h); everything else lays out and
+ * runs what a plan says.  A plan is built once per team context, when the
+ * team is created; the values for domains once more, when the team's
+ * layout over several domains is known.
+ *
+ * Names stay the same from the environment to the algorithm file:
+ * OMPEXT_BARRIER_M -> dissem_m, OMPEXT_BARRIER_K -> tree_k (the
+ * tournament's release_k too), OMPEXT_BCAST_FANOUT -> short_fanout and
+ * long_fanout, OMPEXT_BCAST_CLOSE -> close, OMPEXT_SPIN -> spin_polls.
+ */
+#ifndef OMPEXT_PLAN_H
+#define OMPEXT_PLAN_H
+
+#include "barrier.h"
+#include "bcast.h"
+#include "config.h"
+#include "machine.h"
+
+/* What a plan is built from: the environment and the machine's
+   parameters, fixed for the process (a runtime restart reads them again). */
+typedef struct ompext_planner {
+  const ompext_config_t *cfg;
+  const ompext_machine_t *machine; /* NULL: fixed defaults, no model */
+} ompext_planner_t;
+
+/* The paths the plugin serves, and the process-wide switches. */
+typedef struct ompext_served {
+  int plain_barrier, reduce, forkjoin, bcast; /* 0: the runtime's own */
+  int hierarchy; /* lay teams out by domain when bound across several */
+  int verbose;   /* OMPEXT_VERBOSE: one line per decision */
+  int stats;     /* OMPEXT_STATS: count calls of each path */
+} ompext_served_t;
+
+typedef struct ompext_plan {
+  int nproc;
+  int oversubscribed; /* more threads than processors: fewest steps */
+  ompext_served_t served;
+  ompext_barrier_plan_t barrier;       /* laid out even when not served */
+  int reduce_tree;                     /* 1: tree gather, 0: atomics */
+  int reduce_levels;                   /* tree depth d */
+  int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
+  ompext_bcast_plan_t bcast;
+  int forkjoin_fanout; /* fork release / join gather tree */
+  unsigned spin_polls; /* inline polls before the services wait, where
+                          ompext_plan_spin_polls allows any */
+  int domain_barrier;  /* a layout over several domains may get the
+                          barrier with one leader per domain */
+  /* Provenance, for OMPEXT_VERBOSE only. */
+  int from_model, overridden;
+} ompext_plan_t;
+
+/* The barrier of a team laid out over several domains. */
+typedef struct ompext_domain_plan {
+  int inside_tree_k;            /* each domain's tree, gathering its leader */
+  ompext_barrier_plan_t across; /* among the leaders: dissemination or a
+                                   tree rooted at tid 0 */
+} ompext_domain_plan_t;
+
+void ompext_plan_served(const ompext_planner_t *planner, ompext_served_t *out);
+/* oversubscribed: the team has more threads than the machine processors. */
+void ompext_plan_build(const ompext_planner_t *planner, int nproc,
+                       int oversubscribed, ompext_plan_t *out);
+/* For a team of this plan laid out over ndomains domains of at most
+   largest threads: 0 and the domain barrier, or -1 when the plan keeps
+   the flat barrier. */
+int ompext_plan_domains(const ompext_planner_t *planner,
+                        const ompext_plan_t *plan, int largest, int ndomains,
+                        ompext_domain_plan_t *out);
+/* The spin polls to use now: none when oversubscribed or when the runtime
+   waits passively (which a program may change between regions). */
+unsigned ompext_plan_spin_polls(const ompext_plan_t *plan);
+
+/* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */
+int ompext_plan_describe(const ompext_planner_t *planner,
+                         const ompext_plan_t *plan, char *buf, size_t cap);
+/* The line for a domain barrier. */
+int ompext_plan_describe_domains(const ompext_plan_t *plan,
+                                 const ompext_domain_plan_t *domains,
+                                 int ndomains, char *buf, size_t cap);
+
+#endif /* OMPEXT_PLAN_H */

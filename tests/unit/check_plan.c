@@ -1,0 +1,252 @@
+/*
+ * Checks of the plan builder (plan.c).  Single-threaded: a plan is a pure
+ * function of the configuration, the machine and the team.
+ *
+ * For every team size, fitting or oversubscribed, every parameter lies
+ * within its bounds (bounds.h): the plan is the one place that clamps, and
+ * the algorithms take what it gives.
+ *
+ * For team sizes 2..200, without a model and with each built-in parameter
+ * set:
+ *   - a team that fits the machine takes the combining tree's k for its
+ *     fork/join tree, and says nothing of oversubscription;
+ *   - an oversubscribed team takes the fewest steps: the dissemination m
+ *     with the fewest rounds m <= OMPEXT_MAX_M allows, and the smallest such
+ *     m; fork/join and tree-barrier fan-outs with the fewest levels, the
+ *     smallest such; a flat broadcast for short and long copies; reduction
+ *     groups over the fewest levels the fan-in bound allows, the smallest
+ *     such; the long-copy time of a team of 2, which is no more than that
+ *     of the same team fitting the machine; and it says so;
+ *   - some values spelled out (8 threads: one round of m = 7, fork/join
+ *     fan-out 7; 33 threads: m = 5, fan-out 32).
+ * Settings from the environment win over the oversubscribed choice.
+ * Under OMPEXT_BARRIER=auto (the default) a team that fits gets the
+ * dissemination barrier, and an oversubscribed one the combining tree with
+ * the fewest levels, the smallest such k, so that tid 0 releases the team.
+ */
+#include "test_services.h"
+
+#include "plan.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void default_config(ompext_config_t *cfg) {
+  memset(cfg, 0, sizeof(*cfg));
+  cfg->barrier = OMPEXT_BARRIER_DISSEMINATION;
+  cfg->reduce = OMPEXT_REDUCE_AUTO;
+  cfg->bcast = OMPEXT_BCAST_TREE;
+  cfg->bcast_close = OMPEXT_BCAST_CLOSE_AUTO;
+  cfg->forkjoin = OMPEXT_FORKJOIN_TREE;
+}
+
+static int rounds(int n, int m) {
+  return ompext_model_dissemination_rounds(n, m,
+                                           OMPEXT_MODEL_ROUNDS_ALGORITHM);
+}
+
+static int depth(int n, int k) { return ompext_model_uniform_depth(n, k); }
+
+static void plan_for(const ompext_config_t *cfg,
+                     const ompext_machine_t *machine, int n, int oversubscribed,
+                     ompext_plan_t *out) {
+  const ompext_planner_t planner = {cfg, machine};
+  ompext_plan_build(&planner, n, oversubscribed, out);
+}
+
+/* Whether the OMPEXT_VERBOSE line says the team is oversubscribed. */
+static int says_oversubscribed(const ompext_config_t *cfg,
+                               const ompext_machine_t *machine,
+                               const ompext_plan_t *p) {
+  const ompext_planner_t planner = {cfg, machine};
+  char line[512];
+  ompext_plan_describe(&planner, p, line, sizeof(line));
+  return strstr(line, "oversubscribed") != NULL;
+}
+
+static int within(int v, int lo, int hi) { return v >= lo && v <= hi; }
+
+/* Every parameter the algorithms take lies within its bounds. */
+static void check_bounds(const char *set, int n, const ompext_plan_t *p) {
+  int ok =
+      within(p->barrier.dissem_m, 1, OMPEXT_MAX_M) &&
+      within(p->barrier.tree_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN) &&
+      (p->barrier.release_k == 0 ||
+       within(p->barrier.release_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN)) &&
+      within(p->forkjoin_fanout, 1, OMPEXT_MAX_FANIN) &&
+      p->bcast.short_fanout >= 1 && p->bcast.long_fanout >= 1 &&
+      within(p->bcast.close_tree_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN) &&
+      within(p->reduce_levels, 1, OMPEXT_MAX_LEVELS);
+  for (int l = 0; l < p->reduce_levels; ++l)
+    ok &= within(p->reduce_fanin[l], 2, OMPEXT_MAX_FANIN);
+  if (!ok)
+    tu_fail("%s n=%d%s: a parameter out of bounds: m=%d tree k=%d release "
+            "k=%d fork/join %d broadcast %d/%d close k %d, %d reduction "
+            "levels",
+            set, n, p->oversubscribed ? " oversubscribed" : "",
+            p->barrier.dissem_m, p->barrier.tree_k, p->barrier.release_k,
+            p->forkjoin_fanout, p->bcast.short_fanout, p->bcast.long_fanout,
+            p->bcast.close_tree_k, p->reduce_levels);
+}
+
+static void check_fits(const ompext_config_t *cfg,
+                       const ompext_machine_t *machine, const char *set, int n,
+                       const ompext_plan_t *p) {
+  if (p->forkjoin_fanout != p->barrier.tree_k)
+    tu_fail("%s n=%d: fork/join fan-out %d, tree k %d", set, n,
+            p->forkjoin_fanout, p->barrier.tree_k);
+  if (p->oversubscribed || says_oversubscribed(cfg, machine, p))
+    tu_fail("%s n=%d: a team that fits says it is oversubscribed", set, n);
+}
+
+static void check_oversubscribed(const ompext_config_t *cfg,
+                                 const ompext_machine_t *machine,
+                                 const char *set, int n,
+                                 const ompext_plan_t *p) {
+  const int m = p->barrier.dissem_m, fewest = rounds(n, OMPEXT_MAX_M);
+  if (m < 1 || m > OMPEXT_MAX_M || rounds(n, m) != fewest ||
+      (m > 1 && rounds(n, m - 1) == fewest))
+    tu_fail("%s n=%d: m=%d (%d rounds), fewest rounds %d", set, n, m,
+            m >= 1 ? rounds(n, m) : -1, fewest);
+  const int levels = depth(n, OMPEXT_MAX_FANIN);
+  const int k = p->forkjoin_fanout;
+  if (k < 1 || k > OMPEXT_MAX_FANIN || depth(n, k) != levels ||
+      (k > 1 && depth(n, k - 1) == levels))
+    tu_fail("%s n=%d: fork/join fan-out %d, not the smallest with %d levels",
+            set, n, k, levels);
+  if (p->barrier.tree_k < 2 || depth(n, p->barrier.tree_k) != levels)
+    tu_fail("%s n=%d: tree k %d has more than %d levels", set, n,
+            p->barrier.tree_k, levels);
+  if (p->bcast.short_fanout != n - 1 || p->bcast.long_fanout != n - 1)
+    tu_fail("%s n=%d: broadcast fan-outs %d/%d, not flat", set, n,
+            p->bcast.short_fanout, p->bcast.long_fanout);
+  const int want_levels = n <= OMPEXT_MAX_FANIN ? 1 : 2;
+  if (p->reduce_levels != want_levels)
+    tu_fail("%s n=%d: %d reduction levels, want %d", set, n, p->reduce_levels,
+            want_levels);
+  long span = 1, smaller = 1; /* the fan-in, and one less, over the levels */
+  for (int l = 0; l < p->reduce_levels; ++l) {
+    span *= p->reduce_fanin[l];
+    smaller *= p->reduce_fanin[l] - 1;
+    if (p->reduce_fanin[l] != p->reduce_fanin[0])
+      tu_fail("%s n=%d: reduction fan-ins differ by level", set, n);
+  }
+  if (span < n || (p->reduce_fanin[0] > 2 && smaller >= n))
+    tu_fail("%s n=%d: reduction fan-in %d over %d levels is not the smallest "
+            "that covers the team",
+            set, n, p->reduce_fanin[0], p->reduce_levels);
+  if (!p->oversubscribed || !says_oversubscribed(cfg, machine, p))
+    tu_fail("%s n=%d: oversubscription not reported", set, n);
+}
+
+static void check_sizes(const char *set, const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  ompext_plan_t pair;
+  plan_for(&cfg, machine, 2, 0, &pair);
+  for (int n = 2; n <= 200; ++n) {
+    ompext_plan_t fits, over;
+    plan_for(&cfg, machine, n, 0, &fits);
+    plan_for(&cfg, machine, n, 1, &over);
+    check_fits(&cfg, machine, set, n, &fits);
+    check_oversubscribed(&cfg, machine, set, n, &over);
+    check_bounds(set, n, &fits);
+    check_bounds(set, n, &over);
+    if (over.bcast.long_ns != pair.bcast.long_ns ||
+        over.bcast.long_ns > fits.bcast.long_ns)
+      tu_fail("%s n=%d: oversubscribed long copies from %llu ns; a team of "
+              "2 has %llu, a team of %d that fits %llu",
+              set, n, (unsigned long long)over.bcast.long_ns,
+              (unsigned long long)pair.bcast.long_ns, n,
+              (unsigned long long)fits.bcast.long_ns);
+  }
+  static const struct {
+    int n, m, forkjoin;
+  } spelled[] = {{2, 1, 1}, {4, 3, 3}, {8, 7, 7}, {17, 16, 16},
+                 {18, 4, 17}, {33, 5, 32}, {65, 8, 64}, {66, 8, 8}};
+  for (size_t i = 0; i < sizeof(spelled) / sizeof(spelled[0]); ++i) {
+    ompext_plan_t p;
+    plan_for(&cfg, machine, spelled[i].n, 1, &p);
+    if (p.barrier.dissem_m != spelled[i].m ||
+        p.forkjoin_fanout != spelled[i].forkjoin)
+      tu_fail("%s n=%d oversubscribed: m=%d fork/join %d, want %d and %d", set,
+              spelled[i].n, p.barrier.dissem_m, p.forkjoin_fanout, spelled[i].m,
+              spelled[i].forkjoin);
+  }
+}
+
+static void check_auto_barrier(const char *set,
+                               const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  cfg.barrier = OMPEXT_BARRIER_AUTO;
+  cfg.dissem_m = 3; /* the dissemination's m; no effect on the tree */
+  for (int n = 2; n <= 200; ++n) {
+    ompext_plan_t fits, over;
+    plan_for(&cfg, machine, n, 0, &fits);
+    plan_for(&cfg, machine, n, 1, &over);
+    if (fits.barrier.alg != OMPEXT_BARRIER_DISSEMINATION ||
+        fits.barrier.dissem_m != 3)
+      tu_fail("%s n=%d auto, fits: barrier %s(%d), want dissemination(3)", set,
+              n, ompext_barrier_names[fits.barrier.alg], fits.barrier.dissem_m);
+    const int levels = depth(n, OMPEXT_MAX_FANIN), k = over.barrier.tree_k;
+    if (over.barrier.alg != OMPEXT_BARRIER_TREE || k < 2 ||
+        depth(n, k) != levels || (k > 2 && depth(n, k - 1) == levels))
+      tu_fail("%s n=%d auto, oversubscribed: barrier %s(%d), want the "
+              "smallest tree k with %d levels",
+              set, n, ompext_barrier_names[over.barrier.alg], k, levels);
+  }
+}
+
+static void check_environment_wins(const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  cfg.dissem_m = 3;
+  cfg.forkjoin_fanout = 5;
+  cfg.bcast_fanout = 2;
+  cfg.reduce = OMPEXT_REDUCE_TREE;
+  cfg.reduce_levels = 1;
+  cfg.reduce_fanin[0] = 4;
+  ompext_plan_t p;
+  plan_for(&cfg, machine, 33, 1, &p);
+  if (p.barrier.dissem_m != 3 || p.forkjoin_fanout != 5 ||
+      p.bcast.short_fanout != 2 || p.bcast.long_fanout != 2 ||
+      p.reduce_fanin[0] != 4 || p.reduce_levels != 3)
+    tu_fail("environment under oversubscription: m=%d fork/join %d "
+            "broadcast %d/%d reduction fan-in %d over %d levels",
+            p.barrier.dissem_m, p.forkjoin_fanout, p.bcast.short_fanout,
+            p.bcast.long_fanout, p.reduce_fanin[0], p.reduce_levels);
+  default_config(&cfg);
+  cfg.barrier = OMPEXT_BARRIER_TREE;
+  cfg.tree_k = 3;
+  plan_for(&cfg, machine, 33, 1, &p);
+  if (p.barrier.tree_k != 3 || p.bcast.close_tree_k != 3)
+    tu_fail("OMPEXT_BARRIER_K=3 under oversubscription: k=%d, close k %d",
+            p.barrier.tree_k, p.bcast.close_tree_k);
+}
+
+int main(void) {
+  unsigned long sets = 0;
+  check_sizes("no model", NULL);
+  check_auto_barrier("no model", NULL);
+  check_environment_wins(NULL);
+  ++sets;
+  for (int i = 0; ompext_model_builtin_names[i]; ++i) {
+    ompext_machine_t machine;
+    memset(&machine, 0, sizeof(machine));
+    if (ompext_model_params_builtin(ompext_model_builtin_names[i],
+                                    &machine.params) != 0)
+      tu_fatal("built-in set %s missing", ompext_model_builtin_names[i]);
+    snprintf(machine.source, sizeof(machine.source), "model(%s)",
+             ompext_model_builtin_names[i]);
+    check_sizes(ompext_model_builtin_names[i], &machine);
+    check_auto_barrier(ompext_model_builtin_names[i], &machine);
+    check_environment_wins(&machine);
+    ++sets;
+  }
+  unsigned long bad = tu_failures();
+  printf("check_plan: team sizes 2..200 over %lu parameter sources, %lu "
+         "violations\n",
+         sets, bad);
+  return bad ? 1 : 0;
+}
