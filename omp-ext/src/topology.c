@@ -234,15 +234,6 @@ static hwloc_bitmap_t current_binding(const ompext_topology_t *topo) {
   return set;
 }
 
-int ompext_topology_current_pu(const ompext_topology_t *topo) {
-  hwloc_bitmap_t set = current_binding(topo);
-  if (!set)
-    return -1;
-  const int pu = hwloc_bitmap_weight(set) == 1 ? hwloc_bitmap_first(set) : -1;
-  hwloc_bitmap_free(set);
-  return pu;
-}
-
 int ompext_topology_current_domain_pu(const ompext_topology_t *topo) {
   hwloc_bitmap_t set = current_binding(topo);
   if (!set)
@@ -279,11 +270,6 @@ void ompext_topology_free(ompext_topology_t *topo) {
   free(topo);
 }
 
-int ompext_topology_current_pu(const ompext_topology_t *topo) {
-  (void)topo;
-  return -1;
-}
-
 int ompext_topology_current_domain_pu(const ompext_topology_t *topo) {
   (void)topo;
   return -1;
@@ -293,12 +279,11 @@ int ompext_topology_current_domain_pu(const ompext_topology_t *topo) {
 
 /* ---- queries ------------------------------------------------------------ */
 
-int ompext_topology_ndomains(const ompext_topology_t *topo) {
-  return topo ? topo->ndomains : 1;
-}
-
-int ompext_topology_npus(const ompext_topology_t *topo) {
-  return topo ? topo->npus : 0;
+ompext_topology_counts_t ompext_topology_counts(const ompext_topology_t *topo) {
+  if (!topo)
+    return (ompext_topology_counts_t){.domains = 1};
+  return (ompext_topology_counts_t){topo->npackages, topo->nl3, topo->ncores,
+                                    topo->npus, topo->ndomains};
 }
 
 int ompext_topology_machine_counts(const ompext_topology_t *topo,
@@ -333,11 +318,11 @@ int ompext_topology_describe(const ompext_topology_t *topo, char *buf,
                              size_t cap) {
   if (!topo)
     return snprintf(buf, cap, "no topology");
+  const ompext_topology_counts_t c = ompext_topology_counts(topo);
   return snprintf(buf, cap,
                   "%d package(s), %d L3, %d core(s), %d PU(s); %d domain(s) "
                   "by %s",
-                  topo->npackages, topo->nl3, topo->ncores, topo->npus,
-                  topo->ndomains, topo->kind);
+                  c.packages, c.l3s, c.cores, c.pus, c.domains, topo->kind);
 }
 
 /* ---- team layout -------------------------------------------------------- */
@@ -534,17 +519,4 @@ int ompext_topology_tree(const ompext_topo_layout_t *l, int k_in, int k_out,
               (c = ompext_topology_rooted_child(l, k_in, k_out, 0, tid, n)) >= 0;)
     children[n++] = c;
   return n;
-}
-
-void ompext_topology_tree_all(const ompext_topo_layout_t *l, int k_in,
-                              int k_out, int *parent, int *cstart,
-                              int *child) {
-  const int ki = k_in < 1 ? 1 : k_in;
-  const int ko = k_out < 1 ? 1 : k_out;
-  /* Every tid but 0 is listed once, so the lists fill child[0..nproc-2]. */
-  const int cap = ki > INT_MAX - ko ? INT_MAX : ki + ko;
-  cstart[0] = 0;
-  for (int t = 0; t < l->nproc; ++t)
-    cstart[t + 1] = cstart[t] + ompext_topology_tree(l, ki, ko, t, &parent[t],
-                                                     child + cstart[t], cap);
 }

@@ -7,15 +7,21 @@
  * holds several L3 caches (one L3 per CCX/CCD, for instance).  A machine
  * without package objects counts as one package.
  *
- * Life cycle, as the plugin is meant to use it:
- *   1. once per process: ompext_topology_load() (a few milliseconds; NULL
- *      means "no topology": every team stays flat);
- *   2. once per team and thread, at its first barrier:
- *      pu_of_tid[tid] = ompext_topology_current_pu(topo);
- *   3. once per team, by the primary with every worker parked:
- *      ompext_topology_layout_build(topo, pu_of_tid, &layout);
- *   4. per fork/join/reduction: ompext_topology_tree(&layout, ...), O(k)
- *      reads of read-only arrays, no hwloc call.
+ * Life cycle, as the plugin uses it:
+ *   1. once per process, when the runtime first asks for the plugin's
+ *      operations (plugin.c; kept across runtime restarts):
+ *      ompext_topology_load() (a few milliseconds; NULL means "no
+ *      topology": every team stays flat);
+ *   2. at each fork and join of a team until its layout is built, each
+ *      thread records pu_of_tid[tid] =
+ *      ompext_topology_current_domain_pu(topo) (team.c; the runtime binds a
+ *      worker only after its first fork);
+ *   3. once per team, by the primary at a fork with every worker parked,
+ *      once every thread has reported (after a few forks without, the team
+ *      stays flat): ompext_topology_layout_build(topo, pu_of_tid, &layout);
+ *   4. per fork/join (compiled into a table, forkjoin_tree.h), reduction
+ *      and broadcast: ompext_topology_tree / ompext_topology_rooted_child
+ *      over the layout, O(k) reads of read-only arrays, no hwloc call.
  * Everything but loading and freeing is safe to call from many threads at
  * once on the same topology.
  */
@@ -49,9 +55,12 @@ int ompext_topology_api_compatible(unsigned built, unsigned running);
 
 /* ---- queries ------------------------------------------------------------ */
 
-/* Number of domains of the whole machine (>= 1), and of PUs. */
-int ompext_topology_ndomains(const ompext_topology_t *topo);
-int ompext_topology_npus(const ompext_topology_t *topo);
+/* Whole-machine counts of a topology (for NULL: one domain, nothing else). */
+typedef struct ompext_topology_counts {
+  int packages, l3s, cores, pus;
+  int domains; /* >= 1 */
+} ompext_topology_counts_t;
+ompext_topology_counts_t ompext_topology_counts(const ompext_topology_t *topo);
 /* Whole-machine object counts of a topology loaded from this machine (not a
    synthetic one): 0 and the counts, else -1. */
 int ompext_topology_machine_counts(const ompext_topology_t *topo,
@@ -69,15 +78,12 @@ int ompext_topology_describe(const ompext_topology_t *topo, char *buf,
 
 /* ---- the calling thread ------------------------------------------------- */
 
-/* os-index of the PU the calling thread is bound to (hwloc_get_cpubind with
-   HWLOC_CPUBIND_THREAD) when that binding is exactly one PU; else -1 (not
-   bound, bound to several PUs, no topology, or binding not supported).
-   Allocates and frees one hwloc bitmap: call it once per team and thread,
-   never per barrier. */
-int ompext_topology_current_pu(const ompext_topology_t *topo);
-/* Like ompext_topology_current_pu, but a binding to several PUs that all lie
-   in one domain (OMP_PLACES=cores with SMT, a place of one L3, ...) gives
-   its lowest PU os-index: enough to place the thread in its domain. */
+/* A PU that places the calling thread in its domain: the lowest os-index
+   of its binding (hwloc_get_cpubind with HWLOC_CPUBIND_THREAD) when every
+   PU of that binding lies in one domain (one PU; OMP_PLACES=cores with SMT;
+   a place of one L3; ...); else -1 (bound across domains, no topology, or
+   binding not supported).  Allocates and frees one hwloc bitmap: call it
+   at forks and joins, never per barrier. */
 int ompext_topology_current_domain_pu(const ompext_topology_t *topo);
 
 /* ---- team layout (pure functions, no hwloc call) ------------------------ */
@@ -160,12 +166,5 @@ int ompext_topology_rooted_parent(const ompext_topo_layout_t *l, int k_in,
                                   int k_out, int root, int tid);
 int ompext_topology_rooted_child(const ompext_topo_layout_t *l, int k_in,
                                  int k_out, int root, int tid, int j);
-
-/* The whole tree at once, for collectives that keep per-tid links:
-   parent[t], and the children of t at child[cstart[t] .. cstart[t+1]-1]
-   (cstart has nproc+1 entries, child nproc-1 at least, never capped). */
-void ompext_topology_tree_all(const ompext_topo_layout_t *l, int k_in,
-                              int k_out, int *parent, int *cstart,
-                              int *child);
 
 #endif /* OMPEXT_TOPOLOGY_H */
