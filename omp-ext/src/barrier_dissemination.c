@@ -31,7 +31,7 @@
  * processors tid 0 may then still be queued for one while the workers run
  * on into user code that waits for tid 0, a scheduler slice per barrier.
  * Hence an oversubscribed team takes the tree barrier, which tid 0
- * releases (params.c); this barrier serves teams that fit the processors.
+ * releases (plan.c); this barrier serves teams that fit the processors.
  */
 #include "barrier_dissemination.h"
 

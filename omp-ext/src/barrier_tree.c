@@ -37,7 +37,7 @@
  * Tid 0 leaves first: no thread returns before tid 0 has seen every arrival
  * and started the release, so tid 0 is running when the others leave, as in
  * the runtime's own barriers.  An oversubscribed team relies on that
- * (params.c): user code after a barrier often waits for tid 0.
+ * (plan.c): user code after a barrier often waits for tid 0.
  */
 #include "barrier_tree.h"
 

@@ -12,7 +12,7 @@
 
 #include <stdio.h>
 
-/* AUTO: chosen per team (params.c): dissemination while the team fits the
+/* AUTO: chosen per team (plan.c): dissemination while the team fits the
    processors, the combining tree rooted at tid 0 when oversubscribed. */
 typedef enum {
   OMPEXT_BARRIER_STOCK,

@@ -3,7 +3,7 @@
  * join gather on its own per-thread flags (so pooled workers, ICV push,
  * sleeping and task draining stay exactly stock); the plugin only says who
  * releases and gathers whom.  Here: a k-ary tree in tid order, children of
- * t being t*k+1 .. t*k+k, with k from params.c, and the table that holds a
+ * t being t*k+1 .. t*k+k, with k from plan.c, and the table that holds a
  * team's tree (this one or the topology's) so that a fork or join costs a
  * few loads, not a division and a walk, on every thread.
  */

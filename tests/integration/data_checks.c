@@ -224,7 +224,7 @@ void task_synchronisation(void) {
 /* Root threads of their own, each running teams of 2 at once: on a machine
    with few processors the runtime's thread count then crosses the processor
    count while teams live, and each team is re-prepared for what it finds
-   (params.h: oversubscribed teams take other parameters).  Every result must
+   (plan.h: oversubscribed teams take other parameters).  Every result must
    stay exact. */
 #define ROOTS 3
 
