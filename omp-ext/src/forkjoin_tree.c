@@ -9,14 +9,16 @@
  */
 #include "forkjoin_tree.h"
 
-#include "config.h"
+#include "bounds.h"
 #include "pad.h"
 
+#include <assert.h>
 #include <string.h>
 
 int ompext_forkjoin_tree(int nproc, int fanout, int tid, int *parent,
                          int *children, int cap) {
-  const long k = fanout < 1 ? 1 : fanout;
+  assert(fanout >= 1); /* the plan's bounds (bounds.h) */
+  const long k = fanout;
   int n = 0;
   *parent = tid == 0 ? -1 : (int)((tid - 1) / k);
   for (long c = tid * k + 1; c <= tid * k + k && c < nproc && n < cap; ++c)

@@ -23,9 +23,11 @@
  */
 #include "reduce_tree.h"
 
-#include "config.h"
+#include "bounds.h"
 #include "pad.h"
 #include "wait.h"
+
+#include <assert.h>
 
 typedef struct reduce_slot {
   alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t arrived; /* child -> parent */
@@ -49,9 +51,12 @@ ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
                                               const int *fanin, int levels) {
   ompext_reduce_tree_t *t = mem;
   t->nproc = nproc;
-  t->levels = levels < OMPEXT_MAX_LEVELS ? levels : OMPEXT_MAX_LEVELS;
-  for (int l = 0; l < t->levels; ++l)
-    t->fanin[l] = fanin[l] < 2 ? 2 : fanin[l];
+  assert(levels >= 0 && levels <= OMPEXT_MAX_LEVELS); /* the plan's */
+  t->levels = levels;
+  for (int l = 0; l < levels; ++l) {
+    assert(fanin[l] >= 2 && fanin[l] <= OMPEXT_MAX_FANIN);
+    t->fanin[l] = fanin[l];
+  }
   t->slots = (reduce_slot_t *)((char *)mem + ompext_pad_bytes(sizeof(*t)));
   return t;
 }
