@@ -3,7 +3,8 @@
  * the topology is a pure function of (nproc, fanout, tid).
  *
  * For every team size n = 1..200 (default) and fan-out k in 1..8 and 64
- * (and the clamped 0 and -1), with the runtime's cap of 64 children:
+ * (the plan never passes less than 1), with the runtime's cap of 64
+ * children:
  *   - tid 0 has parent -1; every other tid has exactly one parent, in
  *     [0, n) and not itself;
  *   - the children are distinct, in [0, n), never 0, never the tid itself,
@@ -63,7 +64,7 @@ static int topo(int n, int k, int tid, int cap, node_t *out) {
 }
 
 static void check_tree(int n, int k, node_t *nodes, int *seen, int *queue) {
-  const int k_eff = k < 1 ? 1 : k;
+  const int k_eff = k;
   const int cap = MAX_CAP;
   for (int t = 0; t < n; ++t) {
     node_t again;
@@ -196,7 +197,7 @@ static void check_table(int n, int k, const node_t *nodes, void *mem) {
                 n, k, t, small, nodes[t].nchildren);
     }
   }
-  const int k_eff = k < 1 ? 1 : k;
+  const int k_eff = k;
   if (n > k_eff + 1 && k_eff > 1 &&
       ompext_forkjoin_table_fill(&table, kary_gen, &arg, k_eff - 1) == 0)
     tu_fail("table n=%d k=%d: fill with %d children per node accepted a "
@@ -208,11 +209,10 @@ int main(int argc, char **argv) {
   tu_options_t o = {.episodes = 1, .seed = 4, .pin = 0, .timeout_s = 30};
   o.nthreads = 1;
   o.threads[0] = 200; /* the largest team size; all 1..N are checked */
-  const int default_k[] = {1, 2, 3, 4, 5, 6, 7, 8, 64, 0, -1};
+  const int default_k[] = {1, 2, 3, 4, 5, 6, 7, 8, 64};
   tu_parse_options(argc, argv, &o,
                    "  N                check team sizes 1..N (default 200)\n"
-                   "  -k K1,K2,...     fan-outs (default 1..8,64 and the "
-                   "clamped 0)\n");
+                   "  -k K1,K2,...     fan-outs >= 1 (default 1..8,64)\n");
   if (o.nlist == 0) {
     o.nlist = (int)(sizeof(default_k) / sizeof(default_k[0]));
     memcpy(o.list, default_k, sizeof(default_k));
