@@ -220,23 +220,21 @@ static ompext_barrier_alg_t barrier_for(const ompext_config_t *cfg,
 }
 
 /* Every barrier parameter for a team of nproc: the environment's, else
-   the model's, else the defaults; oversubscribed, the fewest steps where
-   the environment left the choice to us. */
-static void plan_barrier(const ompext_planner_t *planner, int nproc,
+   the model's (model, chosen for nproc), else the defaults; oversubscribed,
+   the fewest steps where the environment left the choice to us. */
+static void plan_barrier(const ompext_config_t *cfg,
+                         const model_barrier_pick_t *model, int nproc,
                          int oversubscribed, ompext_barrier_plan_t *out) {
-  const ompext_config_t *cfg = planner->cfg;
-  model_barrier_pick_t model;
-  model_choose_barrier(planner->machine, nproc, &model);
   out->alg = barrier_for(cfg, oversubscribed);
   out->dissem_m =
       cfg->dissem_m ? cfg->dissem_m
       : oversubscribed
           ? smallest_with_fewest(nproc, 1, OMPEXT_MAX_M, dissemination_rounds)
-      : model.have ? model.dissem_m
-                   : DEFAULT_DISSEM_M;
+      : model->have ? model->dissem_m
+                    : DEFAULT_DISSEM_M;
   out->tree_k = cfg->tree_k      ? cfg->tree_k
                 : oversubscribed ? flat_tree_k(nproc)
-                : model.have     ? model.tree_k
+                : model->have    ? model->tree_k
                                  : DEFAULT_TREE_K;
   /* OMPEXT_BARRIER_K is the tournament's release fan-out too; unset, the
      release goes back down the tournament. */
@@ -342,7 +340,7 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
   out->nproc = nproc;
   out->oversubscribed = oversubscribed;
   ompext_plan_served(planner, &out->served);
-  plan_barrier(planner, nproc, oversubscribed, &out->barrier);
+  plan_barrier(cfg, &model.barrier, nproc, oversubscribed, &out->barrier);
   plan_reduce(cfg, &model, nproc, oversubscribed, out);
   plan_bcast(planner, &model, nproc, oversubscribed, out);
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout
@@ -368,10 +366,14 @@ int ompext_plan_domains(const ompext_planner_t *planner,
   /* Inside each domain: the combining tree a team of the largest domain's
      size would get; among the leaders: the barrier a team of ndomains
      threads would get. */
+  model_barrier_pick_t model;
   ompext_barrier_plan_t inside;
-  plan_barrier(planner, largest, plan->oversubscribed, &inside);
+  model_choose_barrier(planner->machine, largest, &model);
+  plan_barrier(planner->cfg, &model, largest, plan->oversubscribed, &inside);
   out->inside_tree_k = inside.tree_k;
-  plan_barrier(planner, ndomains, plan->oversubscribed, &out->across);
+  model_choose_barrier(planner->machine, ndomains, &model);
+  plan_barrier(planner->cfg, &model, ndomains, plan->oversubscribed,
+               &out->across);
   return 0;
 }
 
