@@ -1,23 +1,25 @@
 /*
  * Choice of the cost model's machine parameters (see machine.h).
  *
- * A file written by ompext-calibrate starts with "# omp-ext calibration v1"
- * carries "# fingerprint <hash>" of the machine it measured and ends with
- * "# end": a file of another version or another machine, or one cut short,
- * is refused (one warning, defaults).
- * A file without that header is a plain parameter file written by hand and
- * is taken as it is.  The default location is the per-user file named after
- * this machine's fingerprint, the one ompext-calibrate writes.
+ * A calibration file (one ompext-calibrate wrote) is checked by the reader
+ * of omp-ext/calibration against this machine's fingerprint: a file of
+ * another version or another machine, or one cut short, is refused (one
+ * warning, defaults).  A file without the calibration header is a plain
+ * parameter file written by hand and is taken as it is.  The default
+ * location is the per-user file named after this machine's fingerprint,
+ * the one ompext-calibrate writes.
+ *
+ * The fingerprint is computed once, when first needed, from the counts of
+ * the plugin's topology when that is this machine's, else of one loaded
+ * here (OMPEXT_TOPOLOGY gave a synthetic one, or the plugin has none).
  */
 #include "machine.h"
 
-#include "calibrate.h"
+#include "calibration.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define CALIBRATION_HEADER "# omp-ext calibration v"
-#define CALIBRATION_VERSION 1
 #define MAX_FILE_BYTES (1 << 20)
 
 static void use_builtin_default(ompext_machine_t *m) {
@@ -25,29 +27,43 @@ static void use_builtin_default(ompext_machine_t *m) {
   snprintf(m->source, sizeof(m->source), "model(default parameters)");
 }
 
-/* The plugin's topology, when it is this machine's (see
-   ompext_machine_load). */
-static const ompext_topology_t *plugin_topology;
+/* Whole-machine counts of a topology loaded from this machine; 0, or -1
+   (none, or a synthetic one). */
+static int counts_of(const ompext_topology_t *topology,
+                     ompext_calibration_counts_t *counts) {
+  return ompext_topology_machine_counts(topology, &counts->packages,
+                                        &counts->cores, &counts->pus,
+                                        &counts->l3s);
+}
 
-/* This machine's fingerprint (as ompext-calibrate computes it); 0 on
-   success. */
-static int this_fingerprint(char hash[17]) {
-  cal_topo_t topo;
-  cal_fingerprint_t fp;
-  char err[128];
-  memset(&topo, 0, sizeof(topo));
-  if (ompext_topology_machine_counts(plugin_topology, &topo.packages,
-                                     &topo.cores, &topo.pus,
-                                     &topo.l3s) == 0) {
-    cal_fingerprint_make(&topo, &fp); /* only the counts are read */
-  } else {
-    if (cal_topo_load(&topo, err, sizeof(err)) != 0)
-      return -1;
-    cal_fingerprint_make(&topo, &fp);
-    cal_topo_free(&topo);
+/* This machine's fingerprint hash, computed on first need. */
+typedef struct machine_hash {
+  const ompext_topology_t *topology; /* the plugin's, or NULL */
+  int state;                         /* 0 not yet, 1 known, -1 unknown */
+  char hash[OMPEXT_CALIBRATION_HASH_SIZE];
+} machine_hash_t;
+
+/* The hash as ompext-calibrate computes it, or NULL when hwloc cannot give
+   the counts. */
+static const char *this_machine_hash(machine_hash_t *mh) {
+  if (mh->state != 0)
+    return mh->state > 0 ? mh->hash : NULL;
+  ompext_calibration_counts_t counts;
+  mh->state = -1;
+  if (counts_of(mh->topology, &counts) != 0) {
+    ompext_topology_t *own = ompext_topology_load();
+    const int failed = !own || counts_of(own, &counts) != 0;
+    ompext_topology_free(own);
+    if (failed)
+      return NULL;
   }
-  memcpy(hash, fp.hash, 17);
-  return 0;
+  char cpu_model[OMPEXT_CALIBRATION_CPU_MODEL_SIZE];
+  ompext_calibration_cpu_model(NULL, cpu_model, sizeof(cpu_model));
+  ompext_calibration_fingerprint_t fp;
+  ompext_calibration_fingerprint_make(cpu_model, &counts, &fp);
+  memcpy(mh->hash, fp.hash, sizeof(mh->hash));
+  mh->state = 1;
+  return mh->hash;
 }
 
 /* Whole file into a NUL-terminated buffer (caller frees); NULL + why. */
@@ -69,47 +85,19 @@ static char *read_file(const char *path, char *why, size_t cap) {
   return text;
 }
 
-/* Checks a calibration file's header against this machine; 0 if usable. */
-static int check_header(const char *text, char *why, size_t cap) {
-  size_t hlen = strlen(CALIBRATION_HEADER);
-  if (strncmp(text, CALIBRATION_HEADER, hlen) != 0)
-    return 0; /* a plain parameter file */
-  int version = atoi(text + hlen);
-  if (version != CALIBRATION_VERSION) {
-    snprintf(why, cap, "calibration file version %d, this plugin reads %d",
-             version, CALIBRATION_VERSION);
-    return -1;
-  }
-  size_t len = strlen(text);
-  if (len < 7 || strcmp(text + len - 7, "\n# end\n") != 0) {
-    snprintf(why, cap, "calibration file cut short (no final '# end')");
-    return -1;
-  }
-  const char *fp = strstr(text, "\n# fingerprint ");
-  char mine[17];
-  if (!fp) {
-    snprintf(why, cap, "calibration file without a fingerprint");
-    return -1;
-  }
-  fp += strlen("\n# fingerprint ");
-  if (this_fingerprint(mine) != 0 || strncmp(fp, mine, 16) != 0 ||
-      (fp[16] != '\n' && fp[16] != '\0' && fp[16] != ' ')) {
-    snprintf(why, cap, "measured on another machine (fingerprint %.16s)", fp);
-    return -1;
-  }
-  return 0;
-}
-
 /* Loads path into m; 0 on success, else why. */
-static int load_file(ompext_machine_t *m, const char *path, char *why,
-                     size_t cap) {
+static int load_file(ompext_machine_t *m, const char *path,
+                     machine_hash_t *mh, char *why, size_t cap) {
   char *text = read_file(path, why, cap);
   if (!text)
     return -1;
+  /* A plain parameter file needs no fingerprint. */
+  const char *this_hash =
+      ompext_calibration_is_framed(text) ? this_machine_hash(mh) : NULL;
+  const char *body = ompext_calibration_body(text, this_hash, why, cap);
   ompext_model_params_t params;
-  int rc = check_header(text, why, cap);
-  if (rc == 0)
-    rc = ompext_model_params_parse(text, path, &params, why, cap);
+  int rc = body ? ompext_model_params_parse(body, path, &params, why, cap)
+                : -1;
   if (rc == 0)
     rc = ompext_model_params_validate(&params, why, cap);
   free(text);
@@ -123,7 +111,7 @@ static int load_file(ompext_machine_t *m, const char *path, char *why,
 void ompext_machine_load(ompext_machine_t *m,
                          const ompext_topology_t *topology, FILE *warn) {
   char why[256] = "";
-  plugin_topology = topology;
+  machine_hash_t mh = {.topology = topology};
   const char *asked = getenv("OMPEXT_CALIBRATION");
   use_builtin_default(m);
   if (asked && *asked) {
@@ -131,7 +119,7 @@ void ompext_machine_load(ompext_machine_t *m,
       snprintf(m->source, sizeof(m->source), "model(%s)", asked);
       return;
     }
-    if (load_file(m, asked, why, sizeof(why)) != 0) {
+    if (load_file(m, asked, &mh, why, sizeof(why)) != 0) {
       use_builtin_default(m);
       if (warn)
         fprintf(warn,
@@ -142,14 +130,15 @@ void ompext_machine_load(ompext_machine_t *m,
     return;
   }
   /* The calibration ompext-calibrate wrote for this machine, if any. */
-  char hash[17], path[512];
+  const char *hash = this_machine_hash(&mh);
+  char path[512];
   FILE *probe;
-  if (this_fingerprint(hash) != 0 ||
-      cal_default_path(hash, path, sizeof(path)) != 0 ||
+  if (!hash ||
+      ompext_calibration_default_path(hash, path, sizeof(path)) != 0 ||
       !(probe = fopen(path, "r")))
     return;
   fclose(probe);
-  if (load_file(m, path, why, sizeof(why)) != 0) {
+  if (load_file(m, path, &mh, why, sizeof(why)) != 0) {
     use_builtin_default(m);
     if (warn)
       fprintf(warn,

@@ -1,22 +1,25 @@
 /*
  * Cache-line padding for everything more than one thread touches.
  *
- * 128 bytes by default: x86 prefetches lines in adjacent pairs, so two
- * threads writing neighbouring 64-byte lines still interfere.  Override with
- * -DOMPEXT_CACHE_LINE=64 (a power of two, at least 64).
+ * OMPEXT_CACHE_LINE, the padding unit, is OMPEXT_PADDING_UNIT_BYTES of
+ * lines.h by default: 128 bytes, since x86 prefetches lines in adjacent
+ * pairs, so two threads writing neighbouring 64-byte lines still interfere.
+ * Override with -DOMPEXT_CACHE_LINE=64 (a power of two, at least one
+ * coherence line, OMPEXT_COHERENCE_LINE_BYTES).
  */
 #ifndef OMPEXT_PAD_H
 #define OMPEXT_PAD_H
 
+#include "lines.h"
 #include "ompext/abi.h"
 
 #include <stdalign.h>
 #include <stdint.h>
 
 #ifndef OMPEXT_CACHE_LINE
-#define OMPEXT_CACHE_LINE 128
+#define OMPEXT_CACHE_LINE OMPEXT_PADDING_UNIT_BYTES
 #endif
-_Static_assert(OMPEXT_CACHE_LINE >= 64 &&
+_Static_assert(OMPEXT_CACHE_LINE >= OMPEXT_COHERENCE_LINE_BYTES &&
                    (OMPEXT_CACHE_LINE & (OMPEXT_CACHE_LINE - 1)) == 0,
                "OMPEXT_CACHE_LINE must be a power of two >= 64");
 

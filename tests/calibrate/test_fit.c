@@ -11,22 +11,11 @@
  *   - median, p10, p90 of known sets
  */
 #include "calibrate.h"
+#include "check.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int failures = 0;
-
-#define CHECK(cond, ...)                                                       \
-  do {                                                                         \
-    if (!(cond)) {                                                             \
-      fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);                     \
-      fprintf(stderr, __VA_ARGS__);                                            \
-      fputc('\n', stderr);                                                     \
-      ++failures;                                                              \
-    }                                                                          \
-  } while (0)
 
 static int close_rel(double got, double want, double tol) {
   double scale = fabs(want) > 1 ? fabs(want) : 1;
@@ -214,10 +203,5 @@ int main(void) {
   test_nonnegative();
   test_degenerate();
   test_stats();
-  if (failures) {
-    fprintf(stderr, "%d failure(s)\n", failures);
-    return 1;
-  }
-  printf("calibrate fit tests passed\n");
-  return 0;
+  return checks_result("calibrate fit tests passed");
 }

@@ -5,7 +5,8 @@
  * (omp-ext/model: "key value" lines, '#' comments; the parser refuses
  * unknown keys and values of more than one word).  So everything but the
  * model's parameters is a comment, in a fixed "# key value" form that a
- * program can read back:
+ * program can read back.  The framing (the first four lines and the last)
+ * is written by omp-ext/calibration, whose reader the plugin uses:
  *
  *   # omp-ext calibration v1
  *   # fingerprint <16 hex digits>
@@ -16,6 +17,7 @@
  *   R_L <ns>  R_R <ns>  R_I <ns>  a <ns>  b <ns>  c <ns>  o <ns>  q <ns>
  *   p <ns>  line <bytes>                    (one per line)
  *   # measurements: median, p10, p90, samples of every series
+ *   # end
  *
  * The file is written to a temporary name and renamed.
  */
@@ -26,26 +28,10 @@
 
 #include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-int cal_default_path(const char *hash, char *buf, size_t cap) {
-  const char *xdg = getenv("XDG_CONFIG_HOME");
-  const char *home = getenv("HOME");
-  int n;
-  /* XDG: a relative XDG_CONFIG_HOME is invalid and must be ignored. */
-  if (xdg && xdg[0] == '/')
-    n = snprintf(buf, cap, "%s/omp-ext/calibration-%s.txt", xdg, hash);
-  else if (home && home[0])
-    n = snprintf(buf, cap, "%s/.config/omp-ext/calibration-%s.txt", home,
-                 hash);
-  else
-    return -1;
-  return n < 0 || (size_t)n >= cap ? -1 : 0;
-}
 
 int cal_mkdirs_for(const char *path, char *err, size_t cap) {
   char dir[4096];
@@ -121,8 +107,8 @@ static void put_held(FILE *f, const char *what, unsigned held,
 }
 
 int cal_write_calfile(const char *path, const cal_run_t *run,
-                      const cal_fingerprint_t *fp, const cal_params_t *prm,
-                      char *err, size_t cap) {
+                      const ompext_calibration_fingerprint_t *fp,
+                      const cal_params_t *prm, char *err, size_t cap) {
   char tmp[4200];
   if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >=
       (int)sizeof(tmp)) {
@@ -140,15 +126,12 @@ int cal_write_calfile(const char *path, const cal_run_t *run,
   if (gmtime_r(&now, &tm))
     strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
-  fprintf(f, "# omp-ext calibration v1\n");
-  fprintf(f, "# fingerprint %s\n", fp->hash);
-  fprintf(f, "# cpu %s\n", fp->cpu);
-  fprintf(f, "# topology %s\n", fp->topology);
+  ompext_calibration_write_header(f, fp);
   fprintf(f, "# date %s\n", date);
   fprintf(f, "# tool ompext-calibrate %s, mode %s, %d of %d PUs usable, "
              "threads <= %d\n",
           CAL_VERSION, run->quick ? "quick" : "default", run->topo.npu,
-          run->topo.pus, run->max_threads);
+          run->topo.counts.pus, run->max_threads);
   fprintf(f, "# timer %s, %.4f GHz, overhead %.2f ns (p10 %.2f, p90 %.2f), "
              "subtracted\n",
           run->timer.name, run->timer.ghz, run->timer.overhead_ns,
@@ -215,7 +198,7 @@ int cal_write_calfile(const char *path, const cal_run_t *run,
           "st", "class", "n", "cpus", "median", "p10", "p90", "samples");
   for (size_t i = 0; i < run->nseries; ++i)
     put_series(f, run->series[i]);
-  fprintf(f, "# end\n");
+  ompext_calibration_write_end(f);
 
   int bad = ferror(f);
   if (fclose(f) != 0)

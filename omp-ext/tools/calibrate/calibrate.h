@@ -21,14 +21,20 @@
  *   series.c      sample series, the time budget, progress lines
  *   select.c      the model's parameters from the series
  *   fit.c         small linear least squares, plain and non-negative
- *   fingerprint.c CPU model + topology summary -> a stable short hash
- *   calfile.c     the calibration file, the raw CSV, the default location
+ *   calfile.c     the calibration file's contents, the raw CSV, directories
  *   main.c        command line, plan, progress, parameter selection
+ *
+ * The machine's fingerprint, the calibration file's framing and its default
+ * location are the plugin's too: they live below both, in omp-ext/calibration
+ * (calibration.h), and so do the line sizes (lines.h).
  *
  * Every time is in nanoseconds unless a name says ticks.
  */
 #ifndef OMPEXT_CALIBRATE_H
 #define OMPEXT_CALIBRATE_H
+
+#include "calibration.h"
+#include "lines.h"
 
 #include <stdatomic.h>
 #include <stddef.h>
@@ -38,13 +44,19 @@
 
 #define CAL_VERSION "0.1.0"
 
-/* Layout unit of all buffers: the 64-byte line of current x86 and most ARM
-   parts.  The real line size (hwloc) is reported as the model's `line`. */
-#define CAL_LINE 64
+/* Layout unit of the lines and multi-line messages timed: the coherence
+   line of lines.h, 64 bytes, on purpose rather than the size the machine
+   reports: the buffers' layout (a slot per line, a page of slots) is then
+   fixed at compile time, and 64 is the line of current x86 and most ARM
+   parts (on a part with longer lines, two units would share one line).
+   The size the machine reports (hwloc) goes into the file as the model's
+   `line`. */
+#define CAL_LINE OMPEXT_COHERENCE_LINE_BYTES
+/* Room of each control variable (mailboxes, per-thread results): the
+   padding unit of lines.h, so that no two share a line or an adjacent-line
+   prefetch pair. */
+#define CAL_PAD OMPEXT_PADDING_UNIT_BYTES
 #define CAL_PAGE 4096
-/* Control variables get this much room each, so that no two share a line or
-   an adjacent-line prefetch pair. */
-#define CAL_PAD 128
 
 /* ------------------------------------------------------------------------ */
 /* timer.c                                                                  */
@@ -234,8 +246,8 @@ typedef struct cal_topo {
   int *pu_class;     /* class of each usable PU relative to the reference */
   int class_peer[CAL_NCLASSES]; /* first PU index of that class, or -1 */
   int class_count[CAL_NCLASSES];
-  /* whole-topology counts (fingerprint) */
-  int packages, cores, pus, l3s, numa;
+  ompext_calibration_counts_t counts; /* whole machine (fingerprint) */
+  int numa;
   int line_bytes;
 } cal_topo_t;
 
@@ -274,26 +286,6 @@ typedef struct cal_mailbox {
 void *cal_pages_alloc(size_t bytes);
 /* Zeroed memory aligned to CAL_PAD (for structures with padded members). */
 void *cal_zalloc(size_t bytes);
-
-/* ------------------------------------------------------------------------ */
-/* fingerprint.c                                                            */
-/* ------------------------------------------------------------------------ */
-
-typedef struct cal_fingerprint {
-  char cpu[256];      /* "model name" (+ family/model/stepping on x86) */
-  char topology[128]; /* "packages=1 cores=2 pus=2 l3=1" */
-  char hash[17];      /* 16 hex digits */
-} cal_fingerprint_t;
-
-/* Reads the CPU model from `cpuinfo_path` (NULL: /proc/cpuinfo). */
-void cal_cpu_model(const char *cpuinfo_path, char *buf, size_t cap);
-/* 64-bit FNV-1a of s, as 16 hex digits. */
-void cal_hash_hex(const char *s, char out[17]);
-/* Fills fp from the CPU model and the topology counts. */
-void cal_fingerprint_make(const cal_topo_t *t, cal_fingerprint_t *fp);
-/* Same from given strings (tests). */
-void cal_fingerprint_from(const char *cpu, const char *topology,
-                          cal_fingerprint_t *fp);
 
 /* ------------------------------------------------------------------------ */
 /* Measurements and the run                                                 */
@@ -395,16 +387,14 @@ typedef struct cal_params {
 int cal_choose_params(const cal_run_t *run, cal_params_t *p, char *err,
                       size_t cap);
 
-/* Default file: $XDG_CONFIG_HOME/omp-ext/calibration-<hash>.txt, else
-   $HOME/.config/omp-ext/...  0, or -1 (neither variable set, too long). */
-int cal_default_path(const char *hash, char *buf, size_t cap);
 /* mkdir -p of the directory part of `path`.  0, or -1 with a message. */
 int cal_mkdirs_for(const char *path, char *err, size_t cap);
 
-/* Writes the calibration file (atomically: a temporary file renamed). */
+/* Writes the calibration file (atomically: a temporary file renamed),
+   framed by ompext_calibration_write_header and _end. */
 int cal_write_calfile(const char *path, const cal_run_t *run,
-                      const cal_fingerprint_t *fp, const cal_params_t *prm,
-                      char *err, size_t cap);
+                      const ompext_calibration_fingerprint_t *fp,
+                      const cal_params_t *prm, char *err, size_t cap);
 /* Writes all raw samples as CSV. */
 int cal_write_raw_csv(const char *path, const cal_run_t *run, char *err,
                       size_t cap);

@@ -72,7 +72,8 @@ int main(int argc, char **argv) {
       usage(stdout);
       return 0;
     } else if (!strcmp(a, "--version")) {
-      printf("ompext-calibrate %s (calibration file v1)\n", CAL_VERSION);
+      printf("ompext-calibrate %s (calibration file v%d)\n", CAL_VERSION,
+             OMPEXT_CALIBRATION_VERSION);
       return 0;
     } else if (!strcmp(a, "--quick")) {
       quick = 1;
@@ -123,12 +124,15 @@ int main(int argc, char **argv) {
   if (run.max_threads > t->npu)
     run.max_threads = t->npu;
 
-  cal_fingerprint_t fp;
-  cal_fingerprint_make(t, &fp);
+  char cpu_model[OMPEXT_CALIBRATION_CPU_MODEL_SIZE];
+  ompext_calibration_cpu_model(NULL, cpu_model, sizeof(cpu_model));
+  ompext_calibration_fingerprint_t fp;
+  ompext_calibration_fingerprint_make(cpu_model, &t->counts, &fp);
 
   char def_path[4096];
   if (!out_path) {
-    if (cal_default_path(fp.hash, def_path, sizeof(def_path)) != 0) {
+    if (ompext_calibration_default_path(fp.hash, def_path,
+                                        sizeof(def_path)) != 0) {
       fprintf(stderr,
               "%s: neither XDG_CONFIG_HOME nor HOME is set; give -o FILE\n",
               progname);

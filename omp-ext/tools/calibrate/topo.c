@@ -96,10 +96,10 @@ int cal_topo_load(cal_topo_t *t, char *err, size_t cap) {
     return -1;
   }
   t->hw = topo;
-  t->packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
-  t->cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
-  t->pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
-  t->l3s = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L3CACHE);
+  t->counts.packages = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PACKAGE);
+  t->counts.cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+  t->counts.pus = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_PU);
+  t->counts.l3s = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_L3CACHE);
   t->numa = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE);
 
   t->line_bytes = 0;
@@ -120,7 +120,7 @@ int cal_topo_load(cal_topo_t *t, char *err, size_t cap) {
   CPU_ZERO(&mask);
   int have_mask = sched_getaffinity(0, sizeof(mask), &mask) == 0;
 
-  int npu = t->pus > 0 ? t->pus : 0;
+  int npu = t->counts.pus > 0 ? t->counts.pus : 0;
   t->pu_os = calloc((size_t)npu + 1, sizeof(int));
   t->pu_class = calloc((size_t)npu + 1, sizeof(int));
   if (!t->pu_os || !t->pu_class) {
