@@ -48,6 +48,10 @@ int ompext_parse_int_list(const char *text, int lo, int hi, int *out,
   int n = 0;
   const char *p = text;
   while (*p) {
+    /* Decimal digits only: strtol would also take leading blanks, a sign
+       and (with "0x") other bases, which the README does not promise. */
+    if (*p < '0' || *p > '9')
+      return -1;
     char *end;
     errno = 0;
     long v = strtol(p, &end, 10);

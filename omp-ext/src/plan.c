@@ -269,6 +269,63 @@ void ompext_plan_served(const ompext_planner_t *planner, ompext_served_t *out) {
   };
 }
 
+static int warn_unused(FILE *warn, const char *var, int value,
+                       const char *why) {
+  if (warn)
+    fprintf(warn, "omp-ext: warning: %s=%d has no effect: %s\n", var, value,
+            why);
+  return 1;
+}
+
+int ompext_plan_warn_unused(const ompext_planner_t *planner, FILE *warn) {
+  const ompext_config_t *cfg = planner->cfg;
+  const ompext_barrier_alg_t barrier = cfg->barrier;
+  const int dissemination_runs = barrier == OMPEXT_BARRIER_AUTO ||
+                                 barrier == OMPEXT_BARRIER_DISSEMINATION;
+  /* Where a combining tree of tree_k runs: the tree barrier (also an
+     oversubscribed team's under auto), the tournament's release, each
+     domain's tree, and the rooted close of a broadcast (see close_for). */
+  const int rooted_close_possible =
+      cfg->bcast != OMPEXT_BCAST_STOCK && barrier != OMPEXT_BARRIER_STOCK &&
+      (cfg->bcast_close == OMPEXT_BCAST_CLOSE_ROOTED ||
+       (cfg->bcast_close == OMPEXT_BCAST_CLOSE_AUTO && dissemination_runs));
+  const int tree_k_used = barrier == OMPEXT_BARRIER_TREE ||
+                          barrier == OMPEXT_BARRIER_TOURNAMENT ||
+                          barrier == OMPEXT_BARRIER_AUTO ||
+                          (barrier == OMPEXT_BARRIER_DISSEMINATION &&
+                           cfg->hierarchy) ||
+                          rooted_close_possible;
+  int n = 0;
+  if (cfg->dissem_m && !dissemination_runs)
+    n += warn_unused(warn, "OMPEXT_BARRIER_M", cfg->dissem_m,
+                     "the barrier is not the dissemination barrier");
+  if (cfg->tree_k && !tree_k_used)
+    n += warn_unused(warn, "OMPEXT_BARRIER_K", cfg->tree_k,
+                     "no combining tree barrier runs (OMPEXT_BARRIER, "
+                     "OMPEXT_BCAST_CLOSE, OMPEXT_HIERARCHY)");
+  if (cfg->reduce_levels && (cfg->reduce == OMPEXT_REDUCE_STOCK ||
+                             cfg->reduce == OMPEXT_REDUCE_ATOMIC))
+    n += warn_unused(warn, "OMPEXT_REDUCE_FANIN", cfg->reduce_fanin[0],
+                     "the reduction is not the plugin's tree");
+  if (cfg->bcast_fanout && (cfg->bcast == OMPEXT_BCAST_STOCK ||
+                            cfg->bcast == OMPEXT_BCAST_FLAT))
+    n += warn_unused(warn, "OMPEXT_BCAST_FANOUT", cfg->bcast_fanout,
+                     "the broadcast is not the plugin's tree");
+  if (cfg->bcast_close != OMPEXT_BCAST_CLOSE_AUTO &&
+      (cfg->bcast == OMPEXT_BCAST_STOCK || barrier == OMPEXT_BARRIER_STOCK)) {
+    if (warn)
+      fprintf(warn,
+              "omp-ext: warning: OMPEXT_BCAST_CLOSE=%s has no effect: the "
+              "broadcast or the barrier is stock\n",
+              ompext_bcast_close_names[cfg->bcast_close]);
+    ++n;
+  }
+  if (cfg->forkjoin_fanout && cfg->forkjoin == OMPEXT_FORKJOIN_STOCK)
+    n += warn_unused(warn, "OMPEXT_FORKJOIN_FANOUT", cfg->forkjoin_fanout,
+                     "fork/join is stock");
+  return n;
+}
+
 static void plan_reduce(const ompext_config_t *cfg, const model_pick_t *model,
                         int nproc, int oversubscribed, ompext_plan_t *out) {
   static const int default_fanin[1] = {DEFAULT_TREE_K};

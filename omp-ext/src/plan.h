@@ -60,6 +60,10 @@ typedef struct ompext_domain_plan {
 } ompext_domain_plan_t;
 
 void ompext_plan_served(const ompext_planner_t *planner, ompext_served_t *out);
+/* One warning on warn for each setting the rest of the environment leaves
+   without effect on any team (OMPEXT_BARRIER_M under a barrier that is not
+   the dissemination barrier, ...).  Returns how many. */
+int ompext_plan_warn_unused(const ompext_planner_t *planner, FILE *warn);
 /* oversubscribed: the team has more threads than the machine processors. */
 void ompext_plan_build(const ompext_planner_t *planner, int nproc,
                        int oversubscribed, ompext_plan_t *out);

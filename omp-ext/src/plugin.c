@@ -121,6 +121,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
     return NULL;
   ompext_config_parse(&config, stderr);
   ompext_plan_served(&planner, &served);
+  ompext_plan_warn_unused(&planner, stderr);
   /* A runtime restarted after omp_pause_resource_all(omp_pause_hard) asks
      again; the machine has not changed, so the topology stays. */
   if (!topology_loaded) {

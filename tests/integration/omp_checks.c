@@ -14,7 +14,7 @@
  *                            some copyprivate was closed by a barrier rooted
  *                            at its root (no: none was)
  *   --expect-warnings=N      exactly N "omp-ext: warning" lines on stderr
- *   --expect-stderr=TEXT     TEXT appears on stderr
+ *   --expect-stderr=TEXT     TEXT appears on stderr (up to 8 of them)
  *   --rounds=N               repetitions of the barrier phase check
  * stderr is captured from before main (clang may enter the runtime on entry
  * to main) and echoed at the end.
@@ -222,7 +222,8 @@ static void cancellation(void) {
 }
 
 int main(int argc, char **argv) {
-  const char *expect_plugin = NULL, *expect_stderr = NULL;
+  const char *expect_plugin = NULL, *expect_stderr[8];
+  int nexpect_stderr = 0;
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
   int expect_rooted_closes = 0;
   int rounds = 2000;
@@ -232,7 +233,7 @@ int main(int argc, char **argv) {
     else if (strncmp(argv[i], "--expect-warnings=", 18) == 0)
       expect_warnings = atoi(argv[i] + 18);
     else if (strncmp(argv[i], "--expect-stderr=", 16) == 0)
-      expect_stderr = argv[i] + 16;
+      expect_stderr[nexpect_stderr < 8 ? nexpect_stderr++ : 7] = argv[i] + 16;
     else if (strcmp(argv[i], "--expect-reductions") == 0)
       expect_reductions = 1;
     else if (strcmp(argv[i], "--expect-domains") == 0)
@@ -300,8 +301,8 @@ int main(int argc, char **argv) {
   if (expect_warnings >= 0)
     check(probe_count_lines(err, "omp-ext: warning") == expect_warnings,
           "number of omp-ext warnings on stderr");
-  if (expect_stderr)
-    check(strstr(err, expect_stderr) != NULL, "expected text on stderr");
+  for (int i = 0; i < nexpect_stderr; ++i)
+    check(strstr(err, expect_stderr[i]) != NULL, "expected text on stderr");
 
   printf("omp_checks: threads=%d plugin=%s barriers=%llu reductions=%llu "
          "broadcasts=%llu failures=%d\n",
