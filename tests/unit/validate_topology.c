@@ -20,7 +20,8 @@
  *     tree when flat, pure; with caps
  *     0..3 a prefix of the full list and nothing written past cap;
  *   - ompext_topology_order refuses badly numbered domains; the version
- *     rule; bad synthetic descriptions give NULL and a reason.
+ *     rule; bad synthetic descriptions, and ones of more than 4096 PUs,
+ *     give NULL and a reason.
  * The tree re-rooted at any tid (ompext_topology_rooted_parent / _child) is
  * checked without hwloc, on layouts made up by the harness: teams of 1..17,
  * 31 and 64 over every domain count 1..n, the domains random (uneven and
@@ -746,7 +747,14 @@ static void run_api_checks(void) {
       ompext_topology_api_compatible(0x00020800u, 0x00010b00u))
     fail("the version rule is not 'same major version'");
 
-  const char *bad[] = {"nonsense:3", "package:2 core:", ""};
+  /* The last three ask for more than 4096 PUs: refused before hwloc
+     spends seconds (quadratic in the PUs) loading them. */
+  const char *bad[] = {"nonsense:3",
+                       "package:2 core:",
+                       "",
+                       "100000",
+                       "package:64 core:64 pu:2",
+                       "numa:2(memory=1GB) core:4097 pu:1"};
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i) {
     ompext_topology_t *t = ompext_topology_load_synthetic(bad[i]);
     if (t) {
@@ -758,6 +766,13 @@ static void run_api_checks(void) {
   }
   if (ompext_topology_load_synthetic(NULL) != NULL)
     fail("synthetic NULL accepted");
+  const char *large[] = {"4096", "package:2 l3cache:2 core:16 pu:2"};
+  for (size_t i = 0; i < sizeof(large) / sizeof(large[0]); ++i) {
+    ompext_topology_t *t = ompext_topology_load_synthetic(large[i]);
+    if (!t)
+      fail("synthetic \"%s\" refused: %s", large[i], ompext_topology_error());
+    ompext_topology_free(t);
+  }
 
   /* NULL topology: flat. */
   int pu[5] = {0, 1, 2, 3, 4}, dom[5] = {9, 9, 9, 9, 9};
