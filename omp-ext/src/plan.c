@@ -65,6 +65,26 @@ static int clamp(int v, int lo, int hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
 
+/* Derived integers saturate: parameters within their validated ranges can
+   still give a quotient no integer holds, and a cast of such a double is
+   undefined.  Copies longer than LONG_NS_MAX (10 s) count as long only if
+   they take that long; a message longer than MAX_LINES is as good as any
+   larger one for the model's fan-out. */
+#define LONG_NS_MAX 10000000000.0
+#define MAX_LINES 1073741824.0
+
+static uint64_t saturate_ns(double ns) {
+  if (!(ns > 0)) /* negative or NaN */
+    return 0;
+  return ns < LONG_NS_MAX ? (uint64_t)ns : (uint64_t)LONG_NS_MAX;
+}
+
+static long saturate_lines(double lines) {
+  if (!(lines > 1))
+    return 1;
+  return lines < MAX_LINES ? (long)lines : (long)MAX_LINES;
+}
+
 static int levels_for(int nproc, const int *fanin, int given) {
   int levels = 0;
   long span = 1;
@@ -162,14 +182,14 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
      (T_N = o*N + q - p/N, ignoring p/N), and the root's fan-out the model
      picks for it. */
   const double long_ns = CLOSE_LONG_FACTOR * pick->close_extra_ns;
-  const long lines =
-      mp->o > 0 && long_ns > mp->q ? (long)((long_ns - mp->q) / mp->o) : 1;
-  pick->bcast_long_fanout =
-      model_best_lines(machine, OMPEXT_MODEL_BCAST_TREE, nproc,
-                       lines > 1 ? lines : 1, &c) == 0 &&
-              c.depth
-          ? c.fanout[0]
-          : nproc - 1;
+  const long lines = mp->o > 0 && long_ns > mp->q
+                         ? saturate_lines((long_ns - mp->q) / mp->o)
+                         : 1;
+  pick->bcast_long_fanout = model_best_lines(machine, OMPEXT_MODEL_BCAST_TREE,
+                                             nproc, lines, &c) == 0 &&
+                                    c.depth
+                                ? c.fanout[0]
+                                : nproc - 1;
 }
 
 /* ---- the fewest steps, for oversubscribed teams -------------------------- */
@@ -383,7 +403,7 @@ static void plan_bcast(const ompext_planner_t *planner,
   const double close_extra_ns = !have            ? CLOSE_DEFAULT_EXTRA_NS
                                 : oversubscribed ? planner->machine->params.r_r
                                                  : model->close_extra_ns;
-  b->long_ns = (uint64_t)(CLOSE_LONG_FACTOR * close_extra_ns);
+  b->long_ns = saturate_ns(CLOSE_LONG_FACTOR * close_extra_ns);
   b->close = close_for(cfg, out->barrier.alg);
   b->close_tree_k = out->barrier.tree_k;
 }

@@ -225,11 +225,35 @@ static void check_environment_wins(const ompext_machine_t *machine) {
             p.barrier.tree_k, p.bcast.close_tree_k);
 }
 
+/* Finite but extreme machine parameters: every derived integer saturates
+   (the long-copy time at 10 s) and every parameter stays within bounds. */
+static void check_saturation(void) {
+  ompext_machine_t machine;
+  memset(&machine, 0, sizeof(machine));
+  ompext_model_params_builtin("default", &machine.params);
+  snprintf(machine.source, sizeof(machine.source), "model(extreme)");
+  machine.params.r_r = 1e300;
+  machine.params.o = 1e-300;
+  ompext_config_t cfg;
+  default_config(&cfg);
+  for (int n = 2; n <= 64; n *= 2)
+    for (int over = 0; over <= 1; ++over) {
+      ompext_plan_t p;
+      plan_for(&cfg, &machine, n, over, &p);
+      check_bounds("extreme R_R and o", n, &p);
+      if (p.bcast.long_ns != 10000000000ull)
+        tu_fail("extreme R_R n=%d: long copies from %llu ns, want the 10 s "
+                "ceiling",
+                n, (unsigned long long)p.bcast.long_ns);
+    }
+}
+
 int main(void) {
   unsigned long sets = 0;
   check_sizes("no model", NULL);
   check_auto_barrier("no model", NULL);
   check_environment_wins(NULL);
+  check_saturation();
   ++sets;
   for (int i = 0; ompext_model_builtin_names[i]; ++i) {
     ompext_machine_t machine;
