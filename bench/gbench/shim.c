@@ -10,10 +10,11 @@
 #include "config.h"
 #include "pad.h"
 #include "plan.h"
+#include "pthread_services.h"
 #include "reduce_tree.h"
 #include "services.h"
-#include "wait.h" /* ompext_cpu_relax */
 
+#include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdalign.h>
@@ -21,148 +22,52 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #define GB_LINE OMPEXT_CACHE_LINE
 #define GB_HANG_S 60.0          /* a single wait this long is a lost signal */
-#define GB_CLOCK_EVERY (1ul << 20) /* spinning polls between clock readings */
-#define GB_CLOCK_EVERY_OVERSUB 1024ul
 #define GB_MAX_THREADS 4096
 
 /* ---- process-wide state --------------------------------------------------- */
 
 static int g_ready;
-static int g_ncpu = 1;
-static int g_cpus[CPU_SETSIZE];
 static unsigned g_spin = 4096;
-/* Threads of the team running now; only one team runs at a time. */
-static _Atomic int g_running;
 static _Atomic int g_pin_warned;
 
-static double gb_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+static void gb_fatal(const char *message) {
+  fprintf(stderr, "ompext-gbench: FATAL: %s\n", message);
+  fflush(stderr);
+  _exit(1);
 }
 
-static int gb_oversubscribed(void) {
-  return atomic_load_explicit(&g_running, memory_order_relaxed) > g_ncpu;
+/* One unsuccessful poll of the shim's own waits (the services wait does the
+   same): pause, or yield when oversubscribed; a hang is fatal. */
+static void gb_backoff(psvc_backoff_t *b, const char *what,
+                       const void *where) {
+  const double waited = psvc_backoff(b);
+  if (waited > psvc_timeout())
+    psvc_fatal("%s at %p waited %.0f s (a lost signal or a deadlock)", what,
+               where, waited);
 }
 
-/* One unsuccessful poll: pause, or yield when oversubscribed; now and then
-   check for a hang. */
-typedef struct gb_spin {
-  unsigned long polls;
-  double start;
-} gb_spin_t;
+/* Zeroed padded lines, from the services table. */
+static void *gb_zalloc(size_t bytes) { return psvc_table()->alloc(bytes); }
 
-static void gb_backoff(gb_spin_t *s, const char *what, const void *where) {
-  unsigned long every;
-  if (gb_oversubscribed()) {
-    sched_yield();
-    every = GB_CLOCK_EVERY_OVERSUB;
-  } else {
-    ompext_cpu_relax();
-    every = GB_CLOCK_EVERY;
-  }
-  if (++s->polls % every)
-    return;
-  double now = gb_now();
-  if (s->start == 0) {
-    s->start = now;
-  } else if (now - s->start > GB_HANG_S) {
-    fprintf(stderr,
-            "ompext-gbench: FATAL: %s at %p waited %.0f s (a lost signal or "
-            "a deadlock)\n",
-            what, where, now - s->start);
-    fflush(stderr);
-    _exit(1);
-  }
-}
-
-static void *gb_zalloc(size_t bytes) {
-  size_t rounded = ompext_pad_bytes(bytes ? bytes : 1);
-  void *p = aligned_alloc(GB_LINE, rounded);
-  if (p)
-    memset(p, 0, rounded);
-  return p;
-}
-
-/* ---- services table --------------------------------------------------------- */
-
-static void svc_wait(int gtid, ompext_flag_word_t *word, uint64_t expect,
-                     int final_spin) {
-  (void)final_spin;
-  const uint64_t mask = ~(uint64_t)OMPEXT_FLAG_SLEEP_BIT;
-  gb_spin_t s = {0, 0};
-  for (;;) {
-    uint64_t v = atomic_load_explicit(word, memory_order_acquire) & mask;
-    if (v == expect)
-      return;
-    if (v > expect) {
-      fprintf(stderr,
-              "ompext-gbench: FATAL: gtid %d waits for word %p to reach %llu "
-              "but it holds %llu (a duplicate or early signal)\n",
-              gtid, (void *)word, (unsigned long long)expect,
-              (unsigned long long)v);
-      fflush(stderr);
-      _exit(1);
-    }
-    gb_backoff(&s, "a flag wait", (const void *)word);
-  }
-}
-
-static void svc_release(int gtid, int waiter_tid, ompext_flag_word_t *word) {
-  (void)gtid;
-  (void)waiter_tid;
-  atomic_fetch_add_explicit(word, OMPEXT_FLAG_BUMP, memory_order_release);
-}
-
-static int svc_oversubscribed(void) { return gb_oversubscribed(); }
-static int svc_blocktime_ms(void) { return INT32_MAX; }
-static int svc_passive_wait(void) { return 0; }
-static int svc_shutting_down(void) { return 0; }
-static void *svc_alloc(size_t bytes) { return gb_zalloc(bytes); }
-static void svc_free(void *p) { free(p); }
-static int svc_available_procs(void) { return g_ncpu; }
-
-static const ompext_services_t gb_services = {
-    .abi_version = OMPEXT_ABI_VERSION,
-    .size = sizeof(ompext_services_t),
-    .wait = svc_wait,
-    .release = svc_release,
-    .oversubscribed = svc_oversubscribed,
-    .blocktime_ms = svc_blocktime_ms,
-    .passive_wait = svc_passive_wait,
-    .shutting_down = svc_shutting_down,
-    .alloc = svc_alloc,
-    .free_mem = svc_free,
-    .available_procs = svc_available_procs,
-    .reduction_event = NULL,
-};
+/* ---- set-up ------------------------------------------------------------------ */
 
 int gb_init(void) {
   if (g_ready)
     return 0;
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  g_ncpu = 0;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0)
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set))
-        g_cpus[g_ncpu++] = c;
-  if (g_ncpu == 0) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    g_ncpu = n > 0 ? (n < CPU_SETSIZE ? (int)n : CPU_SETSIZE) : 1;
-    for (int c = 0; c < g_ncpu; ++c)
-      g_cpus[c] = c;
-  }
+  /* The pthread services, waiting as a benchmark wants: a pause on every
+     poll, a yield only while the team outnumbers the CPUs. */
+  psvc_set_pause_polls(ULONG_MAX);
+  psvc_set_timeout(GB_HANG_S);
+  psvc_set_fatal(gb_fatal);
   /* OMPEXT_SPIN as the plugin reads it (same default and range). */
   ompext_config_t cfg;
   ompext_config_parse(&cfg, stderr);
   g_spin = cfg.spin_polls;
-  if (ompext_services_install(&gb_services) != 0) {
+  if (psvc_install() != 0) {
     fprintf(stderr, "ompext-gbench: the services table was refused\n");
     return -1;
   }
@@ -170,9 +75,9 @@ int gb_init(void) {
   return 0;
 }
 
-int gb_cpu_count(void) { return g_ncpu; }
+int gb_cpu_count(void) { return psvc_cpu_count(); }
 
-unsigned gb_spin_polls(int n) { return n > g_ncpu ? 0 : g_spin; }
+unsigned gb_spin_polls(int n) { return n > psvc_cpu_count() ? 0 : g_spin; }
 
 const char *gb_barrier_name(ompext_barrier_alg_t alg) {
   if ((int)alg < 0 || alg > OMPEXT_BARRIER_CENTRALIZED)
@@ -202,7 +107,7 @@ static void gb_sbar_wait(gb_sbar_t *b, int n) {
     atomic_fetch_add_explicit(&b->generation, 1, memory_order_release);
     return;
   }
-  gb_spin_t s = {0, 0};
+  psvc_backoff_t s = PSVC_BACKOFF_INIT;
   while (atomic_load_explicit(&b->generation, memory_order_acquire) == gen)
     gb_backoff(&s, "the start barrier", (const void *)b);
 }
@@ -323,7 +228,7 @@ static unsigned long run_reduce(gb_team_t *t, int tid, uint64_t first,
       /* The release: workers' data may change only after this. */
       atomic_store_explicit(&t->go, e + 1, memory_order_release);
     } else {
-      gb_spin_t s = {0, 0};
+      psvc_backoff_t s = PSVC_BACKOFF_INIT;
       while (atomic_load_explicit(&t->go, memory_order_acquire) < e + 1)
         gb_backoff(&s, "the reduction release", (const void *)&t->go);
     }
@@ -381,10 +286,10 @@ static void run_job(gb_team_t *t, int tid, long warmup, long reps,
   if (warmup > 0)
     errors += loop(t, tid, base, warmup);
   gb_sbar_wait(&t->start, t->n);
-  double t0 = tid == 0 ? gb_now() : 0;
+  double t0 = tid == 0 ? psvc_now() : 0;
   errors += loop(t, tid, base + (uint64_t)warmup, reps);
   if (tid == 0)
-    t->seconds = gb_now() - t0;
+    t->seconds = psvc_now() - t0;
   if (errors)
     atomic_fetch_add_explicit(&t->errors, errors, memory_order_relaxed);
 }
@@ -392,13 +297,13 @@ static void run_job(gb_team_t *t, int tid, long warmup, long reps,
 static void pin_self(int tid) {
   cpu_set_t set;
   CPU_ZERO(&set);
-  CPU_SET(g_cpus[tid % g_ncpu], &set);
+  CPU_SET(psvc_cpu(tid), &set);
   int rc = pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
   if (rc != 0 && !atomic_exchange(&g_pin_warned, 1))
     fprintf(stderr,
             "ompext-gbench: cannot pin tid %d to CPU %d (%s); threads that "
             "cannot be pinned run unpinned\n",
-            tid, g_cpus[tid % g_ncpu], strerror(rc));
+            tid, psvc_cpu(tid), strerror(rc));
 }
 
 static void *worker_main(void *p) {
@@ -631,7 +536,7 @@ int gb_team_run(gb_team_t *t, long warmup, long reps, gb_result_t *out) {
     return -1;
   if (t->cfg.op == GB_BCAST)
     g_cpy_bytes = t->cfg.bcast_bytes;
-  atomic_store_explicit(&g_running, t->n, memory_order_relaxed);
+  psvc_set_running(t->n); /* only one team runs at a time */
   pthread_mutex_lock(&t->lock);
   t->warmup = warmup;
   t->reps = reps;

@@ -25,9 +25,10 @@
  *               barrier); each non-root checks the stamp it received.
  *
  * Waiting: the algorithms spin inline for OMPEXT_SPIN polls (the plugin's
- * default, 0 when oversubscribed), then call the shim's services wait,
- * which spins with a pause instruction and calls sched_yield() only while
- * the running team has more threads than available CPUs.  A single wait
+ * default, 0 when oversubscribed), then call the services wait (the
+ * pthread services of tests/services, shared with the unit tests), set up
+ * to spin with a pause instruction and call sched_yield() only while the
+ * running team has more threads than available CPUs.  A single wait
  * longer than 60 s ends the process with a message (a lost signal).
  *
  * Only one team runs at a time; all functions are for one controlling
@@ -74,9 +75,10 @@ typedef struct gb_result {
 
 typedef struct gb_team gb_team_t;
 
-/* Process-wide set-up: installs the services table and reads the CPU list
-   (the affinity mask at the first call) and OMPEXT_SPIN.  Called by
-   gb_team_create; 0 on success. */
+/* Process-wide set-up: installs the pthread services table
+   (tests/services), which reads the CPU list (the affinity mask at the
+   first call), and reads OMPEXT_SPIN.  Called by gb_team_create; 0 on
+   success. */
 int gb_init(void);
 /* CPUs in the process's affinity mask at gb_init. */
 int gb_cpu_count(void);

@@ -1,6 +1,8 @@
 /* Parsing of the OMPEXT_* environment (see config.h and the README). */
 #include "config.h"
 
+#include "ompext/abi.h" /* ompext_env_switch */
+
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -15,7 +17,6 @@ const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
 const char *const ompext_bcast_close_names[] = {"auto", "rooted", "barrier",
                                                 NULL};
 const char *const ompext_forkjoin_names[] = {"stock", "tree", NULL};
-const char *const ompext_hierarchy_names[] = {"off", "on", NULL};
 
 static void warn_accepted(FILE *warn, const char *var, const char *value,
                           const char *accepted, const char *fallback) {
@@ -85,10 +86,17 @@ static int parse_int(FILE *warn, const char *var, int lo, int hi, int dflt,
 
 #define PER_TEAM "the per-team-size choice"
 
-static int parse_flag(const char *var) {
+/* An on/off variable (ompext_env_switch, shared with the runtime): 1 or 0;
+   dflt when unset or bad (with a warning if set but bad). */
+static int parse_switch(FILE *warn, const char *var, int dflt) {
   const char *v = getenv(var);
-  return v && *v && strcmp(v, "0") != 0 && strcmp(v, "off") != 0 &&
-         strcmp(v, "false") != 0;
+  if (!v || !*v)
+    return dflt;
+  const int on = ompext_env_switch(v);
+  if (on >= 0)
+    return on;
+  warn_accepted(warn, var, v, OMPEXT_ENV_SWITCH_WORDS, dflt ? "on" : "off");
+  return dflt;
 }
 
 void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
@@ -123,10 +131,9 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
       warn, "OMPEXT_FORKJOIN", ompext_forkjoin_names, OMPEXT_FORKJOIN_TREE);
   cfg->forkjoin_fanout = parse_int(warn, "OMPEXT_FORKJOIN_FANOUT", 1,
                                    OMPEXT_MAX_FANIN, 0, PER_TEAM);
-  cfg->hierarchy =
-      parse_choice(warn, "OMPEXT_HIERARCHY", ompext_hierarchy_names, 1);
+  cfg->hierarchy = parse_switch(warn, "OMPEXT_HIERARCHY", 1);
   cfg->spin_polls =
       (unsigned)parse_int(warn, "OMPEXT_SPIN", 0, 1 << 24, 4096, "4096");
-  cfg->verbose = parse_flag("OMPEXT_VERBOSE");
-  cfg->stats = parse_flag("OMPEXT_STATS");
+  cfg->verbose = parse_switch(warn, "OMPEXT_VERBOSE", 0);
+  cfg->stats = parse_switch(warn, "OMPEXT_STATS", 0);
 }

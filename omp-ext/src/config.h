@@ -71,6 +71,5 @@ extern const char *const ompext_reduce_names[];
 extern const char *const ompext_bcast_names[];
 extern const char *const ompext_bcast_close_names[];
 extern const char *const ompext_forkjoin_names[];
-extern const char *const ompext_hierarchy_names[];
 
 #endif /* OMPEXT_CONFIG_H */

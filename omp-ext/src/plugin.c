@@ -56,9 +56,8 @@ static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
 }
 
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
-                                 size_t size, ompext_pairfn_t reduce) {
+                                 ompext_pairfn_t reduce) {
   ompext_team_t *team = ctx;
-  (void)size;
   const ompext_topo_layout_t *layout = team->domains;
   ompext_stat_add(OMPEXT_STAT_REDUCTION);
   if (layout)
@@ -67,19 +66,14 @@ static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
                             team->spin_polls);
 }
 
-static int plugin_reduce_method(void *ctx, size_t size, int atomic_ok,
-                                int tree_ok) {
+static int plugin_reduce_method(void *ctx) {
   const ompext_team_t *team = ctx;
-  (void)size;
-  (void)atomic_ok;
-  (void)tree_ok;
   return team->plan.reduce_tree ? OMPEXT_REDUCE_METHOD_TREE
                                 : OMPEXT_REDUCE_METHOD_ATOMIC;
 }
 
-static int plugin_tree(void *ctx, int bt, int tid, int *parent, int *children,
+static int plugin_tree(void *ctx, int tid, int *parent, int *children,
                        int cap) {
-  (void)bt;
   return ompext_team_forkjoin_tree(ctx, tid, parent, children, cap);
 }
 

@@ -3,10 +3,13 @@
  *
  * A wait first spins inline for a bounded number of polls (none when the
  * team is oversubscribed or the wait policy is passive), then hands over to
- * the services wait, which runs tasks, yields when threads outnumber
- * processors, sleeps after the blocktime and honours shutdown.  Signals
- * go through the services release: it adds OMPEXT_FLAG_BUMP and wakes the
- * word's waiter if it sleeps, so no word is ever plain-stored.
+ * the services wait, which in the runtime runs tasks, yields when threads
+ * outnumber processors, sleeps after the blocktime (setting and clearing
+ * the word's sleep bit around the sleep) and returns early at shutdown.
+ * Signals go through the services release: it adds OMPEXT_FLAG_BUMP and
+ * wakes the word's waiter if it sleeps.  The only other change to a word
+ * is bcast_close.c's own fetch-add of OMPEXT_FLAG_BUMP on a word nobody
+ * waits on at that moment; no word is ever plain-stored.
  *
  * Ordering: every wait ends with an acquire load of the word, also after
  * the services wait, which promises no ordering (it reads the word the

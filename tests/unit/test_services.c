@@ -5,9 +5,9 @@
 
 #include "test_services.h"
 
+#include "config.h" /* ompext_parse_int_list */
 #include "services.h"
 
-#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -20,11 +20,7 @@
 
 /* ---- time and failures --------------------------------------------------- */
 
-double tu_now(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
-}
+double tu_now(void) { return psvc_now(); }
 
 #define TU_PRINT_FAILURES 20
 static _Atomic unsigned long failures;
@@ -78,126 +74,21 @@ _Noreturn void tu_fatal(const char *fmt, ...) {
 
 /* ---- services -------------------------------------------------------------- */
 
-static int cpu_count = 1;
-static int cpu_list[CPU_SETSIZE];
-static _Atomic int live_threads; /* threads started by tu_run_threads */
-static double wait_timeout_s = 30.0;
-
-void tu_set_wait_timeout(double seconds) {
-  if (seconds > 0)
-    wait_timeout_s = seconds;
-}
-
-int tu_cpu_count(void) { return cpu_count; }
-
-static void init_cpus(void) {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  cpu_count = 0;
-  if (sched_getaffinity(0, sizeof(set), &set) == 0) {
-    for (int c = 0; c < CPU_SETSIZE; ++c)
-      if (CPU_ISSET(c, &set))
-        cpu_list[cpu_count++] = c;
-  }
-  if (cpu_count == 0) {
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    cpu_count = n > 0 ? (int)n : 1;
-    for (int c = 0; c < cpu_count && c < CPU_SETSIZE; ++c)
-      cpu_list[c] = c;
-  }
-}
-
-#define TU_PAUSE_POLLS 256  /* pauses before the first sched_yield */
-#define TU_CLOCK_EVERY 1024 /* polls between clock readings */
-
-static void svc_wait(int gtid, ompext_flag_word_t *word, uint64_t expect,
-                     int final_spin) {
-  (void)final_spin;
-  const uint64_t mask = ~(uint64_t)OMPEXT_FLAG_SLEEP_BIT;
-  double start = 0;
-  for (unsigned long polls = 0;; ++polls) {
-    uint64_t v = atomic_load_explicit(word, memory_order_acquire) & mask;
-    if (v == expect)
-      return;
-    if (v > expect)
-      tu_fatal("gtid %d waits for word %p to reach %llu but it already holds "
-               "%llu: a duplicate signal, or one from a later episode arrived "
-               "before this wait ended (the wait can never complete)",
-               gtid, (void *)word, (unsigned long long)expect,
-               (unsigned long long)v);
-    if (polls < TU_PAUSE_POLLS) {
-      tu_cpu_relax();
-      continue;
-    }
-    sched_yield();
-    if (polls % TU_CLOCK_EVERY == 0) {
-      double now = tu_now();
-      if (start == 0)
-        start = now;
-      else if (now - start > wait_timeout_s)
-        tu_fatal("gtid %d waited %.0f s for word %p to reach %llu; it holds "
-                 "%llu (a lost signal or a deadlock)",
-                 gtid, now - start, (void *)word,
-                 (unsigned long long)expect, (unsigned long long)v);
-    }
-  }
-}
-
-static void svc_release(int gtid, int waiter_tid, ompext_flag_word_t *word) {
-  uint64_t old = atomic_fetch_add_explicit(word, OMPEXT_FLAG_BUMP,
-                                           memory_order_release);
-  if (old & 2u)
-    tu_fatal("gtid %d released word %p (waiter tid %d) holding %llu: bit 1 "
-             "must stay 0, the word was not only bumped",
-             gtid, (void *)word, waiter_tid, (unsigned long long)old);
-}
-
-static int svc_oversubscribed(void) {
-  return atomic_load_explicit(&live_threads, memory_order_relaxed) > cpu_count;
-}
-static int svc_blocktime_ms(void) { return INT32_MAX; }
-static int svc_passive_wait(void) { return 0; }
-static int svc_shutting_down(void) { return 0; }
-
-static void *svc_alloc(size_t bytes) {
-  size_t rounded = (bytes + TU_LINE - 1) & ~(size_t)(TU_LINE - 1);
-  if (rounded == 0)
-    rounded = TU_LINE;
-  void *p = aligned_alloc(TU_LINE, rounded);
-  if (p)
-    memset(p, 0, rounded);
-  return p;
-}
-static void svc_free(void *p) { free(p); }
-static int svc_available_procs(void) { return cpu_count; }
-
-static const ompext_services_t services = {
-    .abi_version = OMPEXT_ABI_VERSION,
-    .size = sizeof(ompext_services_t),
-    .wait = svc_wait,
-    .release = svc_release,
-    .oversubscribed = svc_oversubscribed,
-    .blocktime_ms = svc_blocktime_ms,
-    .passive_wait = svc_passive_wait,
-    .shutting_down = svc_shutting_down,
-    .alloc = svc_alloc,
-    .free_mem = svc_free,
-    .available_procs = svc_available_procs,
-};
-
-const ompext_services_t *tu_services(void) { return &services; }
+/* The harness's fatal exit, so a hang in the services wait also names the
+   configuration running. */
+static void services_fatal(const char *message) { tu_fatal("%s", message); }
 
 int tu_services_install(void) {
-  init_cpus();
+  const ompext_services_t *services = psvc_table();
   /* The holder must refuse tables it cannot serve. */
-  ompext_services_t bad = services;
+  ompext_services_t bad = *services;
   bad.abi_version = OMPEXT_ABI_VERSION + 1;
   if (ompext_services_install(&bad) == 0) {
     fprintf(stderr, "ompext_services_install accepted ABI version %u\n",
             bad.abi_version);
     return -1;
   }
-  bad = services;
+  bad = *services;
   bad.size = sizeof(ompext_services_t) - sizeof(void *);
   if (ompext_services_install(&bad) == 0) {
     fprintf(stderr, "ompext_services_install accepted a short table\n");
@@ -207,7 +98,8 @@ int tu_services_install(void) {
     fprintf(stderr, "ompext_services_install accepted NULL\n");
     return -1;
   }
-  if (ompext_services_install(&services) != 0 || ompext_svc != &services) {
+  psvc_set_fatal(services_fatal);
+  if (psvc_install() != 0 || ompext_svc != services) {
     fprintf(stderr, "ompext_services_install refused the test table\n");
     return -1;
   }
@@ -215,7 +107,7 @@ int tu_services_install(void) {
 }
 
 unsigned tu_spin_polls(int n, unsigned variant) {
-  if (n > cpu_count || (variant & 1))
+  if (n > psvc_cpu_count() || (variant & 1))
     return 0;
   return 1000;
 }
@@ -239,7 +131,7 @@ void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg) {
   thread_start_t *starts = calloc((size_t)n, sizeof(thread_start_t));
   if (!threads || !starts)
     tu_fatal("out of memory for %d threads", n);
-  atomic_store_explicit(&live_threads, n, memory_order_relaxed);
+  psvc_set_running(n);
   for (int t = 0; t < n; ++t) {
     pthread_attr_t attr;
     pthread_attr_init(&attr);
@@ -247,7 +139,7 @@ void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg) {
     if (pin) {
       cpu_set_t set;
       CPU_ZERO(&set);
-      CPU_SET(cpu_list[t % cpu_count], &set);
+      CPU_SET(psvc_cpu(t), &set);
       pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
     }
     starts[t] = (thread_start_t){fn, arg, t};
@@ -258,7 +150,7 @@ void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg) {
   }
   for (int t = 0; t < n; ++t)
     pthread_join(threads[t], NULL);
-  atomic_store_explicit(&live_threads, 0, memory_order_relaxed);
+  psvc_set_running(0);
   free(starts);
   free(threads);
 }
@@ -479,49 +371,21 @@ void tu_barrier_wait(tu_barrier_t *b) {
     atomic_fetch_add_explicit(&b->generation, 1, memory_order_release);
     return;
   }
-  double start = 0;
-  for (unsigned long polls = 0;
-       atomic_load_explicit(&b->generation, memory_order_acquire) == gen;
-       ++polls) {
-    if (polls < TU_PAUSE_POLLS) {
-      tu_cpu_relax();
-      continue;
-    }
-    sched_yield();
-    if (polls % TU_CLOCK_EVERY == 0) {
-      double now = tu_now();
-      if (start == 0)
-        start = now;
-      else if (now - start > 2 * wait_timeout_s) /* let a wait report */
-        tu_fatal("the test's own barrier waited %.0f s (%u of %d arrived): "
-                 "a thread never left the algorithm under test",
-                 now - start,
-                 atomic_load_explicit(&b->arrived, memory_order_relaxed),
-                 b->n);
-    }
+  psvc_backoff_t backoff = PSVC_BACKOFF_INIT;
+  while (atomic_load_explicit(&b->generation, memory_order_acquire) == gen) {
+    const double waited = psvc_backoff(&backoff);
+    if (waited > 2 * psvc_timeout()) /* let a wait report first */
+      tu_fatal("the test's own barrier waited %.0f s (%u of %d arrived): "
+               "a thread never left the algorithm under test",
+               waited, atomic_load_explicit(&b->arrived, memory_order_relaxed),
+               b->n);
   }
 }
 
 /* ---- options ------------------------------------------------------------------ */
 
 int tu_parse_list(const char *text, int lo, int *out, int cap) {
-  int n = 0;
-  const char *p = text;
-  while (*p) {
-    char *end;
-    errno = 0;
-    long v = strtol(p, &end, 10);
-    if (end == p || errno || v < lo || v > INT_MAX / 2 || n == cap)
-      return -1;
-    out[n++] = (int)v;
-    if (*end == ',')
-      p = end + 1;
-    else if (*end == '\0')
-      p = end;
-    else
-      return -1;
-  }
-  return n;
+  return ompext_parse_int_list(text, lo, INT_MAX / 2, out, cap);
 }
 
 int tu_first_time(int *seen, int *nseen, int value) {
@@ -637,7 +501,7 @@ void tu_parse_options(int argc, char **argv, tu_options_t *o,
       usage_exit(argv[0], usage, 2);
     }
   }
-  tu_set_wait_timeout(o->timeout_s);
+  psvc_set_timeout(o->timeout_s);
 }
 
 /* ---- checking a barrier under test -------------------------------------- */

@@ -1,30 +1,25 @@
 /*
- * Test harness for the plugin algorithms: a pthread implementation of the
- * services table (ompext_services_t), a runner for N threads with tids
- * 0..N-1, a random-delay helper to shake out orderings, topology layouts
- * made up without hwloc (tids spread over domains at random), a small
- * centralized barrier of the tests' own (it plays the runtime's release /
- * the caller's barrier after a collective), failure accounting and option
- * parsing shared by the validators.
+ * Test harness for the plugin algorithms: the pthread services table
+ * (tests/services/pthread_services.h) installed with checks of its holder,
+ * a runner for N threads with tids 0..N-1, a random-delay helper to shake
+ * out orderings, topology layouts made up without hwloc (tids spread over
+ * domains at random), a small centralized barrier of the tests' own (it
+ * plays the runtime's release / the caller's barrier after a collective),
+ * failure accounting and option parsing shared by the validators.
  *
- * Services semantics:
- *   wait     polls (word & ~sleep bit) == expect with acquire loads, pausing
- *            a few hundred times and then calling sched_yield() on every
- *            poll, so it works with many more threads than cores.  It is
- *            also a checker: a word already past the expected value (a
- *            duplicate or early signal: the equality can never hold again)
- *            or a wait longer than the timeout (a lost signal) ends the
- *            process with a message and exit status 1.
- *   release  atomic fetch-add of OMPEXT_FLAG_BUMP, release order.  It also
- *            checks that bits 0-1 of the word are clear afterwards.
- *   alloc    aligned_alloc(128, size rounded up to 128), zeroed.
- *   oversubscribed: the threads started by tu_run_threads outnumber the
- *            available processors.
+ * The services as the validators run them: a wait pauses 256 polls, then
+ * calls sched_yield() on every poll (from the first poll while the threads
+ * of tu_run_threads outnumber the CPUs), so it works with many more threads
+ * than cores.  A word already past the expected value (a duplicate or early
+ * signal) or a wait longer than the -t timeout (a lost signal) ends the
+ * process through tu_fatal, with exit status 1; so does a release of a word
+ * whose bit 1 was set.
  */
 #ifndef OMPEXT_TEST_SERVICES_H
 #define OMPEXT_TEST_SERVICES_H
 
 #include "ompext/abi.h"
+#include "pthread_services.h"
 #include "topology.h"
 
 #include <stdalign.h>
@@ -37,25 +32,21 @@
 
 /* ---- services ---------------------------------------------------------- */
 
-/* Installs the pthread services table with ompext_services_install(); also
-   checks that a table of a wrong version or size is refused.  0 on success. */
+/* Installs the pthread services table (psvc_install; psvc_table() is the
+   table) with tu_fatal for its fatal messages; also checks that a table of a
+   wrong version or size is refused.  0 on success. */
 int tu_services_install(void);
-const ompext_services_t *tu_services(void);
-/* Processors in this thread's affinity mask (at least 1). */
-int tu_cpu_count(void);
 /* Inline polls an algorithm should spin for a team of n threads, following
    the plugin's policy (none when oversubscribed); variant alternates
    between that and 0 so both waiting paths get exercised. */
 unsigned tu_spin_polls(int n, unsigned variant);
-/* Seconds a single wait may take before it counts as a hang. */
-void tu_set_wait_timeout(double seconds);
 
 /* ---- threads ------------------------------------------------------------ */
 
 typedef void (*tu_thread_fn)(int tid, void *arg);
 /* Runs fn(tid, arg) for tid = 0..n-1, each on its own new pthread, and
    joins them.  pin != 0 pins tid to the tid-th available CPU, round robin.
-   While they run, oversubscribed() reports n > tu_cpu_count(). */
+   While they run, oversubscribed() reports n > psvc_cpu_count(). */
 void tu_run_threads(int n, int pin, tu_thread_fn fn, void *arg);
 
 
@@ -195,7 +186,8 @@ typedef struct tu_options {
    by the validator's usage text.  Exits on -h or a bad argument. */
 void tu_parse_options(int argc, char **argv, tu_options_t *o,
                       const char *usage);
-/* Parses "a,b,c" into out[] (each >= lo); returns the count or -1. */
+/* Parses "a,b,c" into out[] (each >= lo) with the plugin's list parser
+   (ompext_parse_int_list); returns the count (at least 1) or -1. */
 int tu_parse_list(const char *text, int lo, int *out, int cap);
 /* Whether value is not among seen[0 .. *nseen-1] (TU_MAX_LIST entries);
    when not, adds it.  Skips repeated parameters (2 domains of 5 asked for

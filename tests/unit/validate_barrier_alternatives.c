@@ -385,7 +385,7 @@ static void name_setup(const algo_t *a, const setup_t *s, char *buf,
 
 static void run_config(const tu_options_t *o, const algo_t *a,
                        const setup_t *s, unsigned index, totals_t *t) {
-  const ompext_services_t *svc = tu_services();
+  const ompext_services_t *svc = psvc_table();
   const int n = s->n;
   char what[600];
   name_setup(a, s, what, sizeof(what));
@@ -475,7 +475,7 @@ int main(int argc, char **argv) {
   setvbuf(stdout, NULL, _IOLBF, 0); /* progress lines survive a hang */
   if (tu_services_install() != 0)
     return 1;
-  inner = tu_services();
+  inner = psvc_table();
   checking = *inner;
   checking.wait = checked_wait;
   checking.release = checked_release;

@@ -267,7 +267,7 @@ typedef struct totals {
 
 /* The payloads of n threads, size bytes each. */
 static bdata_t *payloads_new(int n, size_t size) {
-  const ompext_services_t *svc = tu_services();
+  const ompext_services_t *svc = psvc_table();
   bdata_t *data = svc->alloc((size_t)n * sizeof(bdata_t));
   if (!data)
     tu_fatal("out of memory");
@@ -282,8 +282,8 @@ static bdata_t *payloads_new(int n, size_t size) {
 
 static void payloads_free(bdata_t *data, int n) {
   for (int t = 0; t < n; ++t)
-    tu_services()->free_mem(data[t].bytes);
-  tu_services()->free_mem(data);
+    psvc_table()->free_mem(data[t].bytes);
+  psvc_table()->free_mem(data);
 }
 
 /* One team size, fan-out and payload size (data: n payloads of that
@@ -291,7 +291,7 @@ static void payloads_free(bdata_t *data, int n) {
 static void run_config(const tu_options_t *o, bdata_t *data,
                        const unsigned char *base, int n, int k, int use_cpy,
                        totals_t *t) {
-  const ompext_services_t *svc = tu_services();
+  const ompext_services_t *svc = psvc_table();
   void *mem = svc->alloc(ompext_bcast_tree_size(n));
   void *close_mem = svc->alloc(ompext_bcast_close_size(n));
   tu_arrival_t *arrivals = svc->alloc((size_t)n * sizeof(tu_arrival_t));

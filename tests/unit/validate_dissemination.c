@@ -80,7 +80,7 @@ int main(int argc, char **argv) {
                    "1,2,3,4,7,16)\n");
   if (tu_services_install() != 0)
     return 1;
-  const ompext_services_t *svc = tu_services();
+  const ompext_services_t *svc = psvc_table();
   double start = tu_now();
   unsigned long thread_episodes = 0, checks = 0;
   unsigned configs = 0;

@@ -202,7 +202,7 @@ typedef struct totals {
 /* One fan-in list and team size, over the layouts of o->domains. */
 static void run_config(const tu_options_t *o, const char *text,
                        const int *fanin, int len, int n, totals_t *t) {
-  const ompext_services_t *svc = tu_services();
+  const ompext_services_t *svc = psvc_table();
   ompext_config_t cfg;
   memset(&cfg, 0, sizeof(cfg));
   cfg.reduce = OMPEXT_REDUCE_TREE;

@@ -7,17 +7,24 @@
  * size so that either side can refuse a mismatch:
  *   - services (runtime -> plugin): waiting and signalling on 64-bit flag
  *     words exactly the way libomp waits (run tasks, yield when
- *     oversubscribed, sleep after the blocktime, honour shutdown), plus
- *     allocation and a few queries;
+ *     oversubscribed, sleep after the blocktime, return at shutdown), plus
+ *     allocation, two questions about how to wait, and the tool events of a
+ *     reduction;
  *   - ops (plugin -> runtime): per-team context and the collectives.  Any op
  *     may be NULL, which means "stock behaviour for that path".
  *
- * Flag words: 64 bits, bit 0 is libomp's sleep bit, bit 1 stays 0, and
- * they change only by atomic adds of OMPEXT_FLAG_BUMP: services->release
- * (+4, then wake a sleeping owner), or the plugin's own fetch-add on a
- * word nobody waits on at that moment.  Every word has exactly one waiter,
- * identified by its tid in the current team.  Never store into a word a
- * thread may sleep on.
+ * Flag words: 64 bits, zero when allocated.  Bit 0 is libomp's sleep bit:
+ * only the runtime's wait sets and clears it (atomically), around a sleep.
+ * Bit 1 stays 0.  The count above them changes only by atomic adds of
+ * OMPEXT_FLAG_BUMP: services->release (+4, then wake the waiter if it
+ * sleeps), or the plugin's own fetch-add on a word nobody waits on at that
+ * moment (bcast_close.c).  A word has one waiter at a time, identified by
+ * its tid in the current team.  Never store into a word a thread may sleep
+ * on.  The runtime patch checks these constants against libomp's own with
+ * static_asserts (kmp_plugin.cpp).
+ *
+ * Besides the tables, ompext_env_switch below is the one parser of on/off
+ * environment variables, for the runtime and the plugin alike.
  *
  * This header is C11 and C++11; it must not include any libomp header.
  */
@@ -26,35 +33,34 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Bump on any change to the layout or meaning of the tables below. */
-#define OMPEXT_ABI_VERSION 1u
+/* Bump on any change to the layout or meaning of the tables below.
+   2: services lost blocktime_ms, shutting_down and available_procs; tree
+   lost bt (and enum ompext_barrier_kind with it), reduce_gather size,
+   reduce_method size, atomic_ok and tree_ok. */
+#define OMPEXT_ABI_VERSION 2u
 
 /* The symbol the runtime looks up in the plugin. */
 #define OMPEXT_GET_OPS_SYMBOL "ompext_get_ops"
 
-/* Flag word state layout, shared with libomp (KMP_BARRIER_STATE_BUMP). */
+/* Flag word state layout, shared with libomp (KMP_BARRIER_SLEEP_STATE,
+   KMP_BARRIER_STATE_BUMP). */
 #define OMPEXT_FLAG_SLEEP_BIT 1u
 #define OMPEXT_FLAG_BUMP 4u
 
 /* A flag word.  C sees it as an atomic, C++ (libomp) as the volatile
-   kmp_uint64 its kmp_flag_64 class expects; both are one aligned 8-byte word. */
+   kmp_uint64 its kmp_flag_64 class expects; both are one aligned 8-byte word
+   (kmp_plugin.cpp asserts the size). */
 #ifdef __cplusplus
 typedef volatile uint64_t ompext_flag_word_t;
 #else
 typedef _Atomic uint64_t ompext_flag_word_t;
 #endif
-
-/* Barrier kinds, equal to libomp's enum barrier_type. */
-enum ompext_barrier_kind {
-  OMPEXT_BT_PLAIN = 0,
-  OMPEXT_BT_FORKJOIN = 1,
-  OMPEXT_BT_REDUCTION = 2
-};
 
 /* Answers of ops->reduce_method. */
 enum ompext_reduce_method {
@@ -69,29 +75,25 @@ typedef void (*ompext_pairfn_t)(void *dst_or_lhs, void *src_or_rhs);
 typedef struct ompext_services {
   uint32_t abi_version; /* OMPEXT_ABI_VERSION of the runtime */
   uint32_t size;        /* sizeof(ompext_services_t) in the runtime */
-  /* Block until (*word & ~OMPEXT_FLAG_SLEEP_BIT) == expect.  The caller
-     must be the word's only waiter.  final_spin as in libomp: nonzero only
-     for the release wait that may end the region's tasks.  No memory
-     ordering is promised: the caller loads the word with acquire after it
-     (the plugin's wait.h does). */
+  /* Block until (*word & ~OMPEXT_FLAG_SLEEP_BIT) == expect, or return
+     early once the runtime is shutting down.  The caller must be the
+     word's only waiter.  final_spin as in libomp: nonzero only for the
+     release wait that may end the region's tasks.  No memory ordering is
+     promised: the caller loads the word with acquire after it (the
+     plugin's wait.h does). */
   void (*wait)(int gtid, ompext_flag_word_t *word, uint64_t expect,
                int final_spin);
-  /* Atomically add OMPEXT_FLAG_BUMP to *word (release semantics), then
-     wake waiter_tid (the word's one waiter, a tid of the caller's current
-     team) if it sleeps on it. */
+  /* Atomically add OMPEXT_FLAG_BUMP to *word (at least release
+     semantics), then wake waiter_tid (the word's one waiter, a tid of the
+     caller's current team) if it sleeps on it. */
   void (*release)(int gtid, int waiter_tid, ompext_flag_word_t *word);
   /* Nonzero when live OpenMP threads outnumber available processors. */
   int (*oversubscribed)(void);
-  /* Wait policy: blocktime in ms (INT32_MAX = infinite), passive flag. */
-  int (*blocktime_ms)(void);
+  /* Nonzero under the passive wait policy (OMP_WAIT_POLICY=passive). */
   int (*passive_wait)(void);
-  /* Nonzero once the runtime is shutting down or aborting. */
-  int (*shutting_down)(void);
   /* Zeroed memory aligned to at least 64 bytes; free with free_mem. */
   void *(*alloc)(size_t bytes);
   void (*free_mem)(void *ptr);
-  /* Number of processors the runtime may use (the affinity mask). */
-  int (*available_procs)(void);
   /* Tool events around each combine of a reduction (begin != 0, then 0),
      as the stock gathers report them; may be NULL. */
   void (*reduction_event)(int gtid, int begin);
@@ -100,20 +102,27 @@ typedef struct ompext_services {
 typedef struct ompext_ops {
   uint32_t abi_version; /* OMPEXT_ABI_VERSION of the plugin */
   uint32_t size;        /* sizeof(ompext_ops_t) in the plugin */
-  const char *name;     /* for messages, e.g. "ompext 0.1" */
+  const char *name;     /* for messages, e.g. "omp-ext 0.1.0" */
 
-  /* Called once at runtime start-up, before any team exists, under the
+  /* Called at runtime start-up, before any team exists, under the
      runtime's init lock: must not call omp_* functions.  0 means OK; any
-     other value makes the runtime fall back to stock everywhere. */
+     other value makes the runtime fall back to stock everywhere.  A
+     runtime restarted after omp_pause_resource_all(omp_pause_hard) calls
+     ompext_get_ops and init again. */
   int (*init)(const ompext_services_t *svc);
-  /* Called once at runtime shutdown. */
+  /* Called at each runtime shutdown (also the one of a hard pause). */
   void (*fini)(void);
 
-  /* Master thread only, with every worker parked (start of each fork).
-     Returns the context for a team of nproc threads at the given nesting
-     level; may return old_ctx unchanged, a new context (old_ctx is then the
-     plugin's to free), or NULL to refuse the team (all paths go stock). */
+  /* Master thread only, with every worker parked (start of each fork;
+     never for teams-construct or hidden helper teams).  Returns the context
+     for a team of nproc threads at the given nesting level; may return
+     old_ctx unchanged, a new context (old_ctx is then the plugin's to
+     free), or NULL to refuse the team: its barriers, reductions and
+     broadcasts then go stock, and its fork and join run on the runtime's
+     own fallback tree. */
   void *(*team_prepare)(void *old_ctx, int nproc, int level);
+  /* Frees a context team_prepare returned, when the runtime reaps the team
+     (or stops giving it a context). */
   void (*team_free)(void *ctx);
 
   /* (a) Plain barrier: returns once every thread of the team has called it
@@ -126,14 +135,13 @@ typedef struct ompext_ops {
      arrival: the runtime's release that follows keeps its data alive until
      tid 0 has finished combining. */
   void (*reduce_gather)(void *ctx, int gtid, int tid, void *data,
-                        size_t size, ompext_pairfn_t reduce);
+                        ompext_pairfn_t reduce);
 
-  /* (c) Topology of a runtime-executed tree for barrier kind bt (fork
-     release and join gather use OMPEXT_BT_FORKJOIN).  Writes the parent
-     (-1 for tid 0) and up to cap children, in wait/release order; returns
-     the number of children.  Must be a pure function of (ctx, bt, tid). */
-  int (*tree)(void *ctx, int bt, int tid, int *parent, int *children,
-              int cap);
+  /* (c) Topology of the fork/join tree, which the runtime executes on its
+     own flags (fork release and join gather).  Writes the parent (-1 for
+     tid 0) and up to cap children, in wait/release order; returns the
+     number of children.  Must be a pure function of (ctx, tid). */
+  int (*tree)(void *ctx, int tid, int *parent, int *children, int cap);
 
   /* (d) Broadcast for copyprivate.  Every thread of the team calls it once
      per construct; exactly one, the root (the thread that won the single),
@@ -146,16 +154,34 @@ typedef struct ompext_ops {
                  ompext_pairfn_t cpy);
 
   /* (e) Reduction method for a team: one of enum ompext_reduce_method.
-     atomic_ok/tree_ok say which methods the compiler made possible; size is
-     the reduction data's size in bytes.  Must be a pure function of its
-     arguments: every thread of the team asks. */
-  int (*reduce_method)(void *ctx, size_t size, int atomic_ok, int tree_ok);
+     The runtime takes the answer only where the compiler made that method
+     possible, and keeps its own choice otherwise.  Must be a pure function
+     of ctx: every thread of the team asks. */
+  int (*reduce_method)(void *ctx);
 } ompext_ops_t;
 
 /* The single symbol the plugin exports for the runtime.  Returns NULL when
    the plugin cannot serve a runtime of this ABI version. */
 typedef const ompext_ops_t *(*ompext_get_ops_fn)(uint32_t runtime_abi);
 const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi);
+
+/* On/off environment variables (OMPEXT, OMPEXT_VERBOSE, OMPEXT_STATS,
+   OMPEXT_HIERARCHY): 1 for one of the on words, 0 for one of the off
+   words, -1 for anything else, NULL and "" included (the caller then
+   applies its default, and warns about a value it did not understand).
+   Exact, case-sensitive matches. */
+#define OMPEXT_ENV_SWITCH_WORDS "on|off, 1|0, true|false, yes|no"
+static inline int ompext_env_switch(const char *text) {
+  static const char *const on[] = {"on", "1", "true", "yes"};
+  static const char *const off[] = {"off", "0", "false", "no"};
+  for (size_t i = 0; text && i < sizeof(on) / sizeof(on[0]); ++i) {
+    if (strcmp(text, on[i]) == 0)
+      return 1;
+    if (strcmp(text, off[i]) == 0)
+      return 0;
+  }
+  return -1;
+}
 
 #ifdef __cplusplus
 }
