@@ -17,6 +17,7 @@ packages=(
   dpkg-dev         # apt-get source needs dpkg-source tooling
   llvm-14-tools    # lit, FileCheck, not for the upstream libomp tests
   libomp-dev       # clang -fopenmp at link time
+  libomp-14-dev    # libarcher.so: Archer, the OMPT data-race tool (tests/ompt)
   libhwloc-dev
   hwloc
   libbenchmark-dev

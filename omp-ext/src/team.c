@@ -76,6 +76,7 @@ static int computed_tree(const void *arg, int tid, int *parent, int *children,
    layout is decided.  Until then each call records its thread's binding,
    so the calls go the computed way. */
 static void compile_forkjoin_tree(ompext_team_t *t) {
+  ++t->forkjoin_version; /* plugin.c tells the runtime the tree changed */
   const int compiled = ompext_forkjoin_table_fill(&t->forkjoin, computed_tree,
                                                   t, OMPEXT_MAX_FANIN) == 0;
   t->forkjoin_from_table = compiled && !(t->topology && !t->topology_built);

@@ -54,7 +54,8 @@ typedef struct ompext_team {
   int topology_built;
   int forks_waiting; /* forks since creation without every PU known */
   ompext_topo_layout_t layout;
-  void *hier_allocation; /* the domain barrier's own allocation */
+  void *hier_allocation;     /* the domain barrier's own allocation */
+  unsigned forkjoin_version; /* counts compile_forkjoin_tree calls */
 } ompext_team_t;
 
 _Static_assert(offsetof(ompext_team_t, bcast_watch) + sizeof(void *) <=

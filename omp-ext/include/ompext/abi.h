@@ -42,7 +42,8 @@ extern "C" {
 /* Bump on any change to the layout or meaning of the tables below.
    2: services lost blocktime_ms, shutting_down and available_procs; tree
    lost bt (and enum ompext_barrier_kind with it), reduce_gather size,
-   reduce_method size, atomic_ok and tree_ok. */
+   reduce_method size, atomic_ok and tree_ok; team_prepare gained
+   tree_changed. */
 #define OMPEXT_ABI_VERSION 2u
 
 /* The symbol the runtime looks up in the plugin. */
@@ -119,8 +120,12 @@ typedef struct ompext_ops {
      old_ctx unchanged, a new context (old_ctx is then the plugin's to
      free), or NULL to refuse the team: its barriers, reductions and
      broadcasts then go stock, and its fork and join run on the runtime's
-     own fallback tree. */
-  void *(*team_prepare)(void *old_ctx, int nproc, int level);
+     own fallback tree.  *tree_changed (0 on entry) is set nonzero when the
+     answers of tree() for the returned context may differ from those before
+     this call; the runtime then checks the whole tree (every tid), and runs
+     the team's fork and join on its own fallback tree, with one warning per
+     process, if it does not span the team. */
+  void *(*team_prepare)(void *old_ctx, int nproc, int level, int *tree_changed);
   /* Frees a context team_prepare returned, when the runtime reaps the team
      (or stops giving it a context). */
   void (*team_free)(void *ctx);
@@ -140,7 +145,11 @@ typedef struct ompext_ops {
   /* (c) Topology of the fork/join tree, which the runtime executes on its
      own flags (fork release and join gather).  Writes the parent (-1 for
      tid 0) and up to cap children, in wait/release order; returns the
-     number of children.  Must be a pure function of (ctx, tid). */
+     number of children.  Must be a pure function of (ctx, tid) between two
+     team_prepare calls; the runtime may ask for any tid from any thread.
+     The tree must span the team: every tid other than 0 is listed exactly
+     once, by the parent it reports, and reaches tid 0 through its parents
+     (team_prepare says what the runtime does otherwise). */
   int (*tree)(void *ctx, int tid, int *parent, int *children, int cap);
 
   /* (d) Broadcast for copyprivate.  Every thread of the team calls it once
