@@ -77,9 +77,9 @@ static int plugin_reduce_method(void *ctx) {
                                 : OMPEXT_REDUCE_METHOD_ATOMIC;
 }
 
-static int plugin_tree(void *ctx, int tid, int *parent, int *children,
+static int plugin_tree(void *ctx, int tid, int self, int *parent, int *children,
                        int cap) {
-  return ompext_team_forkjoin_tree(ctx, tid, parent, children, cap);
+  return ompext_team_forkjoin_tree(ctx, tid, self, parent, children, cap);
 }
 
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,

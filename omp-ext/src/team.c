@@ -138,12 +138,14 @@ static void build_topology(const ompext_planner_t *planner, ompext_team_t *t) {
   build_hier_barrier(planner, t);
 }
 
-int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
+int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid, int self,
                                        int *parent, int *children, int cap) {
   /* Until the layout is built, each fork and join re-reads the binding: the
      runtime binds a worker to its place only after its first fork release,
-     so the join's reading is the one that counts. */
-  if (team->topology && !team->topology_built)
+     so the join's reading is the one that counts.  Only tid's own calls
+     tell where tid runs: the runtime's check asks for every tid from the
+     primary. */
+  if (self && team->topology && !team->topology_built)
     team->pu_of_tid[tid] = ompext_topology_current_domain_pu(team->topology);
   return computed_tree(team, tid, parent, children, cap);
 }

@@ -63,20 +63,21 @@ _Static_assert(offsetof(ompext_team_t, bcast_watch) + sizeof(void *) <=
                "a plain barrier reads one line of the context");
 
 /* The fork/join tree of tid (see ompext_ops_t.tree): the compiled table
-   where it answers, else computed (recording tid's binding while the layout
-   waits for it). */
-int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid,
+   where it answers, else computed.  self: the caller is tid, whose binding
+   is then recorded while the layout waits for it. */
+int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid, int self,
                                        int *parent, int *children, int cap);
 static inline int ompext_team_forkjoin_tree(ompext_team_t *team, int tid,
-                                            int *parent, int *children,
-                                            int cap) {
+                                            int self, int *parent,
+                                            int *children, int cap) {
   if (team->forkjoin_from_table) {
     const int n = ompext_forkjoin_table_get(&team->forkjoin, tid, parent,
                                             children, cap);
     if (n >= 0)
       return n;
   }
-  return ompext_team_forkjoin_tree_computed(team, tid, parent, children, cap);
+  return ompext_team_forkjoin_tree_computed(team, tid, self, parent, children,
+                                            cap);
 }
 
 /* Returns old when it still fits nproc, else a new context (old freed).

@@ -35,7 +35,9 @@ static void *bad_team_prepare(void *old_ctx, int nproc, int level,
 static void bad_team_free(void *ctx) { free(ctx); }
 
 /* A flat tree rooted at tid 0, but for the defect chosen. */
-static int bad_tree(void *ctx, int tid, int *parent, int *children, int cap) {
+static int bad_tree(void *ctx, int tid, int self, int *parent, int *children,
+                    int cap) {
+  (void)self;
   const int nproc = ((bad_team_t *)ctx)->nproc;
   int n = 0;
   *parent = tid ? 0 : -1;

@@ -145,12 +145,16 @@ typedef struct ompext_ops {
   /* (c) Topology of the fork/join tree, which the runtime executes on its
      own flags (fork release and join gather).  Writes the parent (-1 for
      tid 0) and up to cap children, in wait/release order; returns the
-     number of children.  Must be a pure function of (ctx, tid) between two
-     team_prepare calls; the runtime may ask for any tid from any thread.
-     The tree must span the team: every tid other than 0 is listed exactly
-     once, by the parent it reports, and reaches tid 0 through its parents
-     (team_prepare says what the runtime does otherwise). */
-  int (*tree)(void *ctx, int tid, int *parent, int *children, int cap);
+     number of children.  The answers must be a pure function of (ctx, tid)
+     between two team_prepare calls.  self: nonzero when the calling
+     thread is tid itself (the fork/join executor), which the plugin may
+     use to learn where tid runs; 0 when the runtime inspects the node of
+     another tid (its check after team_prepare).  The tree must span the
+     team: every tid other than 0 is listed exactly once, by the parent it
+     reports, and reaches tid 0 through its parents (team_prepare says what
+     the runtime does otherwise). */
+  int (*tree)(void *ctx, int tid, int self, int *parent, int *children,
+              int cap);
 
   /* (d) Broadcast for copyprivate.  Every thread of the team calls it once
      per construct; exactly one, the root (the thread that won the single),
