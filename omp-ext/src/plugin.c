@@ -33,12 +33,10 @@ __attribute__((destructor)) static void plugin_unload(void) {
   ompext_stats_print_once(stderr);
 }
 
-static void *plugin_team_prepare(void *old_ctx, int nproc, int level,
-                                 int *tree_changed) {
+static void *plugin_team_prepare(void *old_ctx, int nproc, int *tree_changed) {
   ompext_team_t *old = old_ctx;
   const unsigned version = old ? old->forkjoin_version : 0;
   ompext_team_t *team = ompext_team_prepare(&planner, topology, old, nproc);
-  (void)level;
   *tree_changed = team != old || (team && team->forkjoin_version != version);
   return team;
 }

@@ -18,10 +18,8 @@ typedef struct {
   int nproc;
 } bad_team_t;
 
-static void *bad_team_prepare(void *old_ctx, int nproc, int level,
-                              int *tree_changed) {
+static void *bad_team_prepare(void *old_ctx, int nproc, int *tree_changed) {
   bad_team_t *team = old_ctx;
-  (void)level;
   if (team && team->nproc == nproc)
     return team;
   free(team);

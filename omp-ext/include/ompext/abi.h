@@ -42,8 +42,8 @@ extern "C" {
 /* Bump on any change to the layout or meaning of the tables below.
    2: services lost blocktime_ms, shutting_down and available_procs; tree
    lost bt (and enum ompext_barrier_kind with it), reduce_gather size,
-   reduce_method size, atomic_ok and tree_ok; team_prepare gained
-   tree_changed. */
+   reduce_method size, atomic_ok and tree_ok; team_prepare lost level and
+   gained tree_changed; tree gained self. */
 #define OMPEXT_ABI_VERSION 2u
 
 /* The symbol the runtime looks up in the plugin. */
@@ -116,7 +116,7 @@ typedef struct ompext_ops {
 
   /* Master thread only, with every worker parked (start of each fork;
      never for teams-construct or hidden helper teams).  Returns the context
-     for a team of nproc threads at the given nesting level; may return
+     for a team of nproc threads, nested or not; may return
      old_ctx unchanged, a new context (old_ctx is then the plugin's to
      free), or NULL to refuse the team: its barriers, reductions and
      broadcasts then go stock, and its fork and join run on the runtime's
@@ -125,7 +125,7 @@ typedef struct ompext_ops {
      this call; the runtime then checks the whole tree (every tid), and runs
      the team's fork and join on its own fallback tree, with one warning per
      process, if it does not span the team. */
-  void *(*team_prepare)(void *old_ctx, int nproc, int level, int *tree_changed);
+  void *(*team_prepare)(void *old_ctx, int nproc, int *tree_changed);
   /* Frees a context team_prepare returned, when the runtime reaps the team
      (or stops giving it a context). */
   void (*team_free)(void *ctx);
