@@ -26,6 +26,7 @@ packages=(
   patch
   pkg-config
   spin             # Promela model checker for the flag protocols (tests/spin)
+  libclang-rt-14-dev  # clang's libFuzzer and sanitizer runtimes (tests/fuzz)
 )
 
 check_only=0

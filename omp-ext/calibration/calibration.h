@@ -17,6 +17,12 @@
  * A file that does not start with the first line is a plain parameter file
  * written by hand, and is taken as it is.
  *
+ * Every reader of such files, the plugin and the tools, reads them with
+ * ompext_calibration_read_file and checks the framing with
+ * ompext_calibration_body: one set of rules.  Only the machine differs: the
+ * plugin takes the files of its own machine, the tools, which show any
+ * machine's parameters, those of any machine.
+ *
  * The fingerprint names a machine: a 64-bit FNV-1a hash of its CPU model
  * and its whole-machine counts of packages, cores, PUs and L3 caches,
  * nothing that changes from run to run.  Files already written carry it,
@@ -75,6 +81,9 @@ void ompext_calibration_write_end(FILE *f);
    ompext-calibrate wrote), 0 for a plain parameter file: a caller can leave
    the fingerprint uncomputed when the file does not need it. */
 int ompext_calibration_is_framed(const char *text);
+/* The this_hash of a reader that takes the calibration files of any
+   machine, as the tools do (a real hash is 16 hex digits, never this). */
+#define OMPEXT_CALIBRATION_ANY_MACHINE "*"
 /* The parameter text of a whole file's text: for a calibration file of this
    version, complete (ending "# end"), whose fingerprint is this_hash, and
    for a plain parameter file, the text itself, from its first line (the
@@ -84,6 +93,26 @@ int ompext_calibration_is_framed(const char *text);
    this machine's fingerprint is unknown). */
 const char *ompext_calibration_body(const char *text, const char *this_hash,
                                     char *why, size_t cap);
+
+/* ---- file_read.c -------------------------------------------------------- */
+
+/* The most bytes a calibration or parameter file may have. */
+#define OMPEXT_CALIBRATION_MAX_FILE_BYTES (1 << 20)
+
+/* The whole text of the file at path, NUL-terminated (the caller frees it),
+   or NULL with why (which names no path).  Nothing blocks: only a regular
+   file is opened, and without waiting ("a FIFO, not a regular file", "a
+   directory, ...", "a character device, ..."); "cannot open it: <error>";
+   then the text rules of ompext_calibration_check_text. */
+char *ompext_calibration_read_file(const char *path, char *why, size_t cap);
+/* The rules for a file's bytes: at most OMPEXT_CALIBRATION_MAX_FILE_BYTES
+   ("larger than N bytes"), and text, without a NUL byte ("not a text file:
+   a NUL byte at offset N").  0, or -1 with why. */
+int ompext_calibration_check_text(const char *bytes, size_t len, char *why,
+                                  size_t cap);
+/* 1 when anything, of any type, is at path (it is not opened), else 0: a
+   caller can tell "no such file" from a file the reader refuses. */
+int ompext_calibration_path_exists(const char *path);
 
 /* ---- default_path.c ----------------------------------------------------- */
 

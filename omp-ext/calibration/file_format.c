@@ -37,9 +37,12 @@ static int ends_complete(const char *text) {
 }
 
 /* 1 if the fingerprint line names the machine of this_hash: exactly its
-   16 digits, then the end of the line (or a space). */
+   16 digits, then the end of the line (or a space); any fingerprint for
+   OMPEXT_CALIBRATION_ANY_MACHINE. */
 static int same_machine(const char *fingerprint, const char *this_hash) {
   const size_t digits = OMPEXT_CALIBRATION_HASH_SIZE - 1;
+  if (this_hash && strcmp(this_hash, OMPEXT_CALIBRATION_ANY_MACHINE) == 0)
+    return 1;
   if (!this_hash || strncmp(fingerprint, this_hash, digits) != 0)
     return 0;
   const char after = fingerprint[digits]; /* inside: all digits matched */

@@ -14,7 +14,8 @@
  * and, built from those pieces, a best case (min) and a worst case (max)
  * cost per algorithm (Table 4.1).  Every time is in nanoseconds.
  *
- * params.c   the built-in parameter sets and the NAME=VALUE / file parsers
+ * params.c   the built-in parameter sets, their plausible ranges and the
+ *            NAME=VALUE / file parsers (files read by omp-ext/calibration)
  * cost.c     one function per algorithm: the paper's min and max equations
  *            (and, for the algorithms the paper does not model, costs
  *            derived from its primitives, marked as such)
@@ -76,18 +77,36 @@ int ompext_model_params_parse(const char *text, const char *origin,
                               ompext_model_params_t *out, char *err,
                               size_t errcap);
 
-/* Reads and parses a parameter file (see ompext_model_params_parse). */
+/* The parameters of a parameter or calibration file's text, as
+   ompext_calibration_read_file (omp-ext/calibration) reads it, under the
+   rules of every reader of such files, the plugin's and the tools': the
+   framing checked by ompext_calibration_body (machine_hash: the
+   fingerprint a calibration file must carry, NULL when this machine's is
+   unknown, or OMPEXT_CALIBRATION_ANY_MACHINE), the text parsed
+   (ompext_model_params_parse), the values validated.  0, or -1 with a
+   message (the parser's name origin, the others do not). */
+int ompext_model_params_from_file_text(const char *text, const char *origin,
+                                       const char *machine_hash,
+                                       ompext_model_params_t *out, char *err,
+                                       size_t errcap);
+
+/* Reads a parameter or calibration file of any machine with
+   ompext_calibration_read_file (a regular text file of at most 1 MiB, never
+   waiting on a FIFO or a device), then ompext_model_params_from_file_text.
+   0, or -1 with a message naming the file. */
 int ompext_model_params_load_file(const char *path, ompext_model_params_t *out,
                                   char *err, size_t errcap);
 
 /* Resolves --params: a built-in name, else a file.  0, or -1 with a message
-   (unknown set and no such file, or a bad file). */
+   (unknown set and nothing at that path, or a file refused). */
 int ompext_model_params_resolve(const char *name_or_file,
                                 ompext_model_params_t *out, char *err,
                                 size_t errcap);
 
-/* Checks the ranges (everything finite and >= 0, line_bytes a whole number
-   in [1, 4096]).  0, or -1 with a message. */
+/* Checks that every parameter is physically plausible (params.c says why
+   each range): R_L, R_R, R_I from 0.01 ns to 1 ms; a, b, c, q, p from 0 to
+   1 ms; o 0, or 0.01 ns to 1 ms; line a whole number of bytes from 1 to
+   4096.  0, or -1 with a message naming the value and its range. */
 int ompext_model_params_validate(const ompext_model_params_t *p, char *err,
                                  size_t errcap);
 

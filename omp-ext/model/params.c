@@ -43,6 +43,8 @@
  */
 #include "model.h"
 
+#include "calibration.h"
+
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -208,26 +210,77 @@ int ompext_model_params_assign(ompext_model_params_t *p,
   return ompext_model_params_set(p, key, eq + 1, err, errcap);
 }
 
+/* The physically plausible range of each parameter; all times in ns.
+
+   Line transfers R_L, R_R, R_I: 0.01 ns to 1 ms.  No read completes in
+   less than a clock cycle, 0.2 ns at 5 GHz: 0.01 ns leaves a factor of 20
+   for any timer's rounding.  The slowest transfers measured, across sockets
+   or from DRAM on large machines, take some hundreds of ns: 1 ms is a
+   thousand times more, a scheduler's time slice; a read measured that long
+   was interrupted, it is not a transfer.
+
+   Fitted coefficients a, b, c, q, p: 0 to 1 ms.  Each is a term of a time
+   (T_C = b + c*n - a/n, T_N = o*N + q - p/N), so no more than a time; 0
+   is a term that is absent (the paper's Eq. 3.2 has a = 0, ompext-calibrate's
+   non-negative fits hold a coefficient at 0), and a coefficient near 0 is
+   harmless, as the model only multiplies it or divides it by a count.
+
+   The per-line copy time o: 0, or 0.01 ns to 1 ms.  Each line copied costs
+   at least a cycle as well; the plan divides a time by o to find how many
+   lines a copy has, so an o near 0 (1e-300) overflows what it computes,
+   while 0 is a model without the term (the plan then does not divide).
+
+   The cache line: a whole number of bytes in [1, 4096].
+
+   With every time within 1 ms, the costs the optimizer adds up stay far
+   from the limits of the integers the plan derives from them. */
+#define MIN_TRANSFER_NS 0.01
+#define MAX_TIME_NS 1e6
+#define MAX_LINE_BYTES 4096
+
+typedef struct param_range {
+  const char *name;
+  size_t offset;
+  double lo, hi;
+  int zero_ok; /* 0 accepted below lo */
+} param_range_t;
+
+static const param_range_t param_ranges[] = {
+    {"R_L", offsetof(ompext_model_params_t, r_l), MIN_TRANSFER_NS,
+     MAX_TIME_NS, 0},
+    {"R_R", offsetof(ompext_model_params_t, r_r), MIN_TRANSFER_NS,
+     MAX_TIME_NS, 0},
+    {"R_I", offsetof(ompext_model_params_t, r_i), MIN_TRANSFER_NS,
+     MAX_TIME_NS, 0},
+    {"a", offsetof(ompext_model_params_t, a), 0, MAX_TIME_NS, 1},
+    {"b", offsetof(ompext_model_params_t, b), 0, MAX_TIME_NS, 1},
+    {"c", offsetof(ompext_model_params_t, c), 0, MAX_TIME_NS, 1},
+    {"o", offsetof(ompext_model_params_t, o), MIN_TRANSFER_NS, MAX_TIME_NS,
+     1},
+    {"q", offsetof(ompext_model_params_t, q), 0, MAX_TIME_NS, 1},
+    {"p", offsetof(ompext_model_params_t, p), 0, MAX_TIME_NS, 1},
+};
+
 int ompext_model_params_validate(const ompext_model_params_t *p, char *err,
                                  size_t errcap) {
-  const struct {
-    const char *name;
-    double v;
-  } all[] = {{"R_L", p->r_l}, {"R_R", p->r_r}, {"R_I", p->r_i},
-             {"a", p->a},     {"b", p->b},     {"c", p->c},
-             {"o", p->o},     {"q", p->q},     {"p", p->p},
-             {"line", p->line_bytes}};
-  for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); ++i) {
-    if (!isfinite(all[i].v) || all[i].v < 0) {
-      errorf(err, errcap, "parameter %s = %g is not a finite value >= 0",
-             all[i].name, all[i].v);
+  for (size_t i = 0; i < sizeof(param_ranges) / sizeof(param_ranges[0]);
+       ++i) {
+    const param_range_t *r = &param_ranges[i];
+    const double v = *(const double *)((const char *)p + r->offset);
+    const int zero = r->zero_ok && v == 0;
+    if (!zero && !(v >= r->lo && v <= r->hi)) { /* NaN fails too */
+      errorf(err, errcap,
+             "parameter %s = %g is out of range: %s%g to %g ns", r->name, v,
+             r->zero_ok && r->lo > 0 ? "0, or " : "", r->lo, r->hi);
       return -1;
     }
   }
-  if (p->line_bytes < 1 || p->line_bytes > 4096 ||
+  if (!(p->line_bytes >= 1 && p->line_bytes <= MAX_LINE_BYTES) ||
       p->line_bytes != floor(p->line_bytes)) {
-    errorf(err, errcap, "parameter line = %g is not a whole number in [1, 4096]",
-           p->line_bytes);
+    errorf(err, errcap,
+           "parameter line = %g is out of range: a whole number of bytes, "
+           "1 to %d",
+           p->line_bytes, MAX_LINE_BYTES);
     return -1;
   }
   return 0;
@@ -324,56 +377,48 @@ int ompext_model_params_parse(const char *text, const char *origin,
   return 0;
 }
 
+int ompext_model_params_from_file_text(const char *text, const char *origin,
+                                       const char *machine_hash,
+                                       ompext_model_params_t *out, char *err,
+                                       size_t errcap) {
+  char why[256] = "";
+  const char *body =
+      ompext_calibration_body(text, machine_hash, why, sizeof(why));
+  if (!body) {
+    errorf(err, errcap, "%s", why);
+    return -1;
+  }
+  ompext_model_params_t p;
+  if (ompext_model_params_parse(body, origin, &p, err, errcap) != 0 ||
+      ompext_model_params_validate(&p, err, errcap) != 0)
+    return -1;
+  *out = p;
+  return 0;
+}
+
+/* 1 if msg starts with "origin:", as the parser's messages do. */
+static int starts_with_origin(const char *msg, const char *origin) {
+  const size_t len = strlen(origin);
+  return strncmp(msg, origin, len) == 0 && msg[len] == ':';
+}
+
 int ompext_model_params_load_file(const char *path, ompext_model_params_t *out,
                                   char *err, size_t errcap) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    errorf(err, errcap, "%s: %s", path, strerror(errno));
-    return -1;
-  }
-  size_t cap = 4096, len = 0;
-  char *text = malloc(cap);
+  char why[256] = "";
+  char *text = ompext_calibration_read_file(path, why, sizeof(why));
   if (!text) {
-    fclose(f);
-    errorf(err, errcap, "%s: out of memory", path);
+    errorf(err, errcap, "%s: %s", path, why);
     return -1;
   }
-  size_t got;
-  while ((got = fread(text + len, 1, cap - len - 1, f)) > 0) {
-    len += got;
-    if (len + 1 == cap) {
-      if (cap >= (1u << 20)) {
-        free(text);
-        fclose(f);
-        errorf(err, errcap, "%s: larger than 1 MiB", path);
-        return -1;
-      }
-      char *bigger = realloc(text, cap * 2);
-      if (!bigger) {
-        free(text);
-        fclose(f);
-        errorf(err, errcap, "%s: out of memory", path);
-        return -1;
-      }
-      text = bigger;
-      cap *= 2;
-    }
-  }
-  int bad = ferror(f);
-  fclose(f);
-  if (bad) {
-    free(text);
-    errorf(err, errcap, "%s: read error", path);
-    return -1;
-  }
-  text[len] = '\0';
-  if (memchr(text, '\0', len)) {
-    free(text);
-    errorf(err, errcap, "%s: not a text file", path);
-    return -1;
-  }
-  int rc = ompext_model_params_parse(text, path, out, err, errcap);
+  const int rc = ompext_model_params_from_file_text(
+      text, path, OMPEXT_CALIBRATION_ANY_MACHINE, out, err, errcap);
   free(text);
+  /* The parser's messages name the file ("path:line: ..."), the others
+     get it in front. */
+  if (rc != 0 && err && errcap && !starts_with_origin(err, path)) {
+    snprintf(why, sizeof(why), "%s", err);
+    errorf(err, errcap, "%s: %s", path, why);
+  }
   return rc;
 }
 
@@ -382,15 +427,13 @@ int ompext_model_params_resolve(const char *name_or_file,
                                 size_t errcap) {
   if (ompext_model_params_builtin(name_or_file, out) == 0)
     return 0;
-  FILE *probe = fopen(name_or_file, "r");
-  if (!probe) {
+  if (!ompext_calibration_path_exists(name_or_file)) {
     errorf(err, errcap,
            "unknown parameter set '%s' (built-in: xeon-phi-5110p, "
            "sandy-bridge-e5-2670, default; or the path of a parameter file)",
            name_or_file);
     return -1;
   }
-  fclose(probe);
   return ompext_model_params_load_file(name_or_file, out, err, errcap);
 }
 

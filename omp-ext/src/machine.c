@@ -1,13 +1,15 @@
 /*
  * Choice of the cost model's machine parameters (see machine.h).
  *
- * A calibration file (one ompext-calibrate wrote) is checked by the reader
- * of omp-ext/calibration against this machine's fingerprint: a file of
- * another version or another machine, or one cut short, is refused (one
- * warning, defaults).  A file without the calibration header is a plain
- * parameter file written by hand and is taken as it is.  The default
- * location is the per-user file named after this machine's fingerprint,
- * the one ompext-calibrate writes.
+ * A file is read by the one reader of omp-ext/calibration and taken by the
+ * model's rules, as the tools do (only a regular text file of at most
+ * 1 MiB, opened without ever waiting; framing; parameters in their
+ * plausible ranges), and a calibration file (one ompext-calibrate wrote)
+ * must carry this machine's fingerprint.  A file refused gives one warning
+ * naming why, and the defaults.  A file without the calibration header is
+ * a plain parameter file written by hand.  The default location is the
+ * per-user file named after this machine's fingerprint, the one
+ * ompext-calibrate writes.
  *
  * The fingerprint is computed once, when first needed, from the counts of
  * the plugin's topology when that is this machine's, else of one loaded
@@ -19,8 +21,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-#define MAX_FILE_BYTES (1 << 20)
 
 static void use_builtin_default(ompext_machine_t *m) {
   ompext_model_params_builtin("default", &m->params);
@@ -66,40 +66,21 @@ static const char *this_machine_hash(machine_hash_t *mh) {
   return mh->hash;
 }
 
-/* Whole file into a NUL-terminated buffer (caller frees); NULL + why. */
-static char *read_file(const char *path, char *why, size_t cap) {
-  FILE *f = fopen(path, "r");
-  if (!f) {
-    snprintf(why, cap, "cannot open it");
-    return NULL;
-  }
-  char *text = malloc(MAX_FILE_BYTES + 1);
-  size_t n = text ? fread(text, 1, MAX_FILE_BYTES + 1, f) : 0;
-  fclose(f);
-  if (!text || n > MAX_FILE_BYTES) {
-    free(text);
-    snprintf(why, cap, "larger than %d bytes", MAX_FILE_BYTES);
-    return NULL;
-  }
-  text[n] = '\0';
-  return text;
-}
-
-/* Loads path into m; 0 on success, else why. */
+/* Loads path into m; 0 on success, else why.  The reader and the rules
+   are those of every reader of these files (omp-ext/calibration reads,
+   the model parses and validates); the plugin adds only that a calibration
+   file must be this machine's. */
 static int load_file(ompext_machine_t *m, const char *path,
                      machine_hash_t *mh, char *why, size_t cap) {
-  char *text = read_file(path, why, cap);
+  char *text = ompext_calibration_read_file(path, why, cap);
   if (!text)
     return -1;
   /* A plain parameter file needs no fingerprint. */
   const char *this_hash =
       ompext_calibration_is_framed(text) ? this_machine_hash(mh) : NULL;
-  const char *body = ompext_calibration_body(text, this_hash, why, cap);
   ompext_model_params_t params;
-  int rc = body ? ompext_model_params_parse(body, path, &params, why, cap)
-                : -1;
-  if (rc == 0)
-    rc = ompext_model_params_validate(&params, why, cap);
+  const int rc = ompext_model_params_from_file_text(text, path, this_hash,
+                                                    &params, why, cap);
   free(text);
   if (rc != 0)
     return -1;
@@ -129,15 +110,14 @@ void ompext_machine_load(ompext_machine_t *m,
     }
     return;
   }
-  /* The calibration ompext-calibrate wrote for this machine, if any. */
+  /* The calibration ompext-calibrate wrote for this machine, if any: no
+     warning when there is none, one when what is there cannot be used. */
   const char *hash = this_machine_hash(&mh);
   char path[512];
-  FILE *probe;
   if (!hash ||
       ompext_calibration_default_path(hash, path, sizeof(path)) != 0 ||
-      !(probe = fopen(path, "r")))
+      !ompext_calibration_path_exists(path))
     return;
-  fclose(probe);
   if (load_file(m, path, &mh, why, sizeof(why)) != 0) {
     use_builtin_default(m);
     if (warn)

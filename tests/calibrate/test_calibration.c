@@ -10,7 +10,8 @@
  *   - file format: what the writer writes passes the reader; a plain
  *     parameter file passes as it is; each refusal with the plugin's words:
  *     another version, cut short, no fingerprint, another machine (or this
- *     machine's fingerprint unknown)
+ *     machine's fingerprint unknown); any machine's file for a reader that
+ *     takes any machine's (the tools)
  *
  * usage: test_calibration SCRATCH_DIR
  */
@@ -223,6 +224,7 @@ static void test_plain_file(void) {
 }
 
 static void test_refusals(void) {
+  char why[256] = "";
   ompext_calibration_fingerprint_t fp;
   char *text = written_file(&fp);
   if (!text)
@@ -235,6 +237,8 @@ static void test_refusals(void) {
 
   char *cut = replaced(text, "# end\n", "");
   check_refused("cut short", cut, fp.hash,
+                "calibration file cut short (no final '# end')");
+  check_refused("cut short, any machine", cut, OMPEXT_CALIBRATION_ANY_MACHINE,
                 "calibration file cut short (no final '# end')");
   free(cut);
 
@@ -249,13 +253,15 @@ static void test_refusals(void) {
   snprintf(want, sizeof(want),
            "measured on another machine (fingerprint %s)", fp.hash);
   check_refused("other machine", text, "0123456789abcdef", want);
+  CHECK(ompext_calibration_body(text, OMPEXT_CALIBRATION_ANY_MACHINE, why,
+                                sizeof(why)) == text,
+        "refused for any machine: %s", why);
   check_refused("this machine unknown", text, NULL, want);
   char *running_on = replaced(text, "\n# cpu", "0\n# cpu");
   check_refused("fingerprint running on", running_on, fp.hash, want);
   free(running_on);
   /* Shorter than a hash, right before the end: refused, nothing read past
      the text. */
-  char why[256];
   CHECK(!ompext_calibration_body(
             "# omp-ext calibration v1\n# fingerprint \n# end\n", fp.hash,
             why, sizeof(why)),
