@@ -16,7 +16,7 @@
  * usage: test_calibration SCRATCH_DIR
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* setenv, unsetenv, mkdir */
+#define _GNU_SOURCE /* setenv, unsetenv */
 #endif
 #include "calibration.h"
 #include "check.h"
@@ -24,7 +24,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *scratch;
 
@@ -270,12 +269,9 @@ static void test_refusals(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: test_calibration SCRATCH_DIR\n");
+  scratch = check_scratch_dir(argc, argv, "test_calibration");
+  if (!scratch)
     return 2;
-  }
-  scratch = argv[1];
-  mkdir(scratch, 0777);
   test_hash_values();
   test_hash_inputs();
   test_cpu_model();

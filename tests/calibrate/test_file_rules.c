@@ -266,12 +266,9 @@ static void test_tools(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: test_file_rules SCRATCH_DIR\n");
+  scratch = check_scratch_dir(argc, argv, "test_file_rules");
+  if (!scratch)
     return 2;
-  }
-  scratch = argv[1];
-  mkdir(scratch, 0777);
   alarm(30); /* a reader that blocks ends the test, failed */
   test_ranges();
   test_from_text();

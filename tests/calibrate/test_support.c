@@ -206,12 +206,9 @@ static void test_file(void) {
 }
 
 int main(int argc, char **argv) {
-  if (argc != 2) {
-    fprintf(stderr, "usage: test_support SCRATCH_DIR\n");
+  scratch = check_scratch_dir(argc, argv, "test_support");
+  if (!scratch)
     return 2;
-  }
-  scratch = argv[1];
-  mkdir(scratch, 0777);
   test_mkdirs();
   test_pinning();
   test_file();
