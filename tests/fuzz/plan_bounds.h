@@ -8,6 +8,7 @@
 #define OMPEXT_FUZZ_PLAN_BOUNDS_H
 
 #include "plan.h"
+#include "unit/plan_bounds.h"
 
 /* Aborts with what and where when cond is false. */
 #define FUZZ_REQUIRE(cond, ...)                                                \

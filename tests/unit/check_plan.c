@@ -27,6 +27,7 @@
 #include "test_services.h"
 
 #include "plan.h"
+#include "plan_bounds.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -64,29 +65,12 @@ static int says_oversubscribed(const ompext_config_t *cfg,
   return strstr(line, "oversubscribed") != NULL;
 }
 
-static int within(int v, int lo, int hi) { return v >= lo && v <= hi; }
-
 /* Every parameter the algorithms take lies within its bounds. */
 static void check_bounds(const char *set, int n, const ompext_plan_t *p) {
-  int ok =
-      within(p->barrier.dissem_m, 1, OMPEXT_MAX_M) &&
-      within(p->barrier.tree_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN) &&
-      (p->barrier.release_k == 0 ||
-       within(p->barrier.release_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN)) &&
-      within(p->forkjoin_fanout, 1, OMPEXT_MAX_FANIN) &&
-      p->bcast.short_fanout >= 1 && p->bcast.long_fanout >= 1 &&
-      within(p->bcast.close_tree_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN) &&
-      within(p->reduce_levels, 1, OMPEXT_MAX_LEVELS);
-  for (int l = 0; l < p->reduce_levels; ++l)
-    ok &= within(p->reduce_fanin[l], 2, OMPEXT_MAX_FANIN);
-  if (!ok)
-    tu_fail("%s n=%d%s: a parameter out of bounds: m=%d tree k=%d release "
-            "k=%d fork/join %d broadcast %d/%d close k %d, %d reduction "
-            "levels",
-            set, n, p->oversubscribed ? " oversubscribed" : "",
-            p->barrier.dissem_m, p->barrier.tree_k, p->barrier.release_k,
-            p->forkjoin_fanout, p->bcast.short_fanout, p->bcast.long_fanout,
-            p->bcast.close_tree_k, p->reduce_levels);
+  char why[160];
+  if (plan_bounds_check(p, why, sizeof(why)) != 0)
+    tu_fail("%s n=%d%s: out of bounds: %s", set, n,
+            p->oversubscribed ? " oversubscribed" : "", why);
 }
 
 static void check_fits(const ompext_config_t *cfg,
