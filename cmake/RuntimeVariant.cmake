@@ -7,20 +7,28 @@
 #
 # Without PATCH_SERIES the runtime is built straight from the pristine tree
 # ${OMPEXT_LLVM_OPENMP_SRC}, which is never modified. With PATCH_SERIES a copy
-# of the pristine openmp/ tree is made in ${CMAKE_BINARY_DIR}/<variant>-src/
-# and the patches are applied to it in series order (patch -p1, relative to
-# the LLVM top directory). The copy is re-made whenever the series file or any
-# file in its directory changes; only files whose contents changed are
-# rewritten, so the runtime build stays incremental.
+# of the pristine openmp/ tree is made in
+# ${CMAKE_BINARY_DIR}/<variant>-src-<release>/ and the patches are applied to
+# it in series order (patch -p1 --fuzz=0, relative to the LLVM top
+# directory), so that any drift of the upstream context fails loudly. A patch
+# <name> listed in the series is read from <series dir>/<release>/<name> when
+# that file exists (the per-release override, for the places where releases
+# truly diverge), otherwise from <series dir>/<name>. The copy is re-made
+# whenever the series file or any file in its directory changes; only files
+# whose contents changed are rewritten, so the runtime build stays
+# incremental.
 #
 # Layout (in ${CMAKE_BINARY_DIR}):
-#   runtime-<variant>/     the runtime's own CMake/Ninja build directory
+#   runtime-<variant>-<release>/   the runtime's own CMake/Ninja build
+#                          directory (one per release, so switching
+#                          OMPEXT_LLVM_VERSION keeps both builds)
 #   <variant>/lib/         libomp.so (copy) and the symlinks libomp.so.5,
 #                          libgomp.so.1, libiomp5.so -> libomp.so
 #
 # The common runtime configuration comes from these variables, set before the
 # call (see the top-level CMakeLists.txt):
-#   OMPEXT_LLVM_ROOT, OMPEXT_LLVM_OPENMP_SRC   (cmake/LLVMOpenMPSource.cmake)
+#   OMPEXT_LLVM_ROOT, OMPEXT_LLVM_OPENMP_SRC,
+#   OMPEXT_LLVM_RELEASE                        (cmake/LLVMOpenMPSource.cmake)
 #   OMPEXT_RUNTIME_COMMON_ARGS                 (list of -D... arguments)
 #
 # Each variant <variant> sets OMPEXT_<VARIANT>_RUNTIME_BUILD_DIR and
@@ -32,10 +40,10 @@
 if(CMAKE_SCRIPT_MODE_FILE AND OMPEXT_APPLY_PATCHES)
   # --------------------------------------------------------------------------
   # Script mode: make <DEST>/openmp = pristine openmp + patches.
-  # Inputs: LLVM_ROOT, SERIES, DEST, STAMP, PATCH_PROGRAM
+  # Inputs: LLVM_ROOT, RELEASE, SERIES, DEST, STAMP, PATCH_PROGRAM
   # --------------------------------------------------------------------------
   cmake_minimum_required(VERSION 3.20)
-  foreach(_v LLVM_ROOT SERIES DEST STAMP PATCH_PROGRAM)
+  foreach(_v LLVM_ROOT RELEASE SERIES DEST STAMP PATCH_PROGRAM)
     if(NOT DEFINED ${_v})
       message(FATAL_ERROR "RuntimeVariant.cmake: ${_v} not set")
     endif()
@@ -67,8 +75,12 @@ if(CMAKE_SCRIPT_MODE_FILE AND OMPEXT_APPLY_PATCHES)
   endif()
 
   list(LENGTH _patches _npatches)
+  set(_applied "")
   foreach(_name IN LISTS _patches)
     set(_file "${_patch_dir}/${_name}")
+    if(EXISTS "${_patch_dir}/${RELEASE}/${_name}")
+      set(_file "${_patch_dir}/${RELEASE}/${_name}")
+    endif()
     if(NOT EXISTS "${_file}")
       file(REMOVE_RECURSE "${_stage}")
       message(FATAL_ERROR
@@ -76,8 +88,8 @@ if(CMAKE_SCRIPT_MODE_FILE AND OMPEXT_APPLY_PATCHES)
         "not exist. The ext runtime was not built.")
     endif()
     execute_process(
-      COMMAND "${PATCH_PROGRAM}" -p1 --forward --batch --no-backup-if-mismatch
-              --reject-file=- -i "${_file}"
+      COMMAND "${PATCH_PROGRAM}" -p1 --fuzz=0 --forward --batch
+              --no-backup-if-mismatch --reject-file=- -i "${_file}"
       WORKING_DIRECTORY "${_stage}"
       RESULT_VARIABLE _rc
       OUTPUT_VARIABLE _out
@@ -86,10 +98,14 @@ if(CMAKE_SCRIPT_MODE_FILE AND OMPEXT_APPLY_PATCHES)
       file(REMOVE_RECURSE "${_stage}")
       message(FATAL_ERROR
         "omp-ext: patch '${_name}' (${_file}) does not apply to the pristine "
-        "LLVM 16.0.6 openmp tree (patches are applied with patch -p1 from the "
-        "LLVM top directory, in the order of ${SERIES}). The ext runtime was "
-        "not built. patch said:\n${_out}")
+        "LLVM ${RELEASE} openmp tree (patches are applied with patch -p1 "
+        "--fuzz=0 from the LLVM top directory, in the order of ${SERIES}; a "
+        "release that diverges takes an override of the same name in "
+        "${_patch_dir}/${RELEASE}/). The ext runtime was not built. patch "
+        "said:\n${_out}")
     endif()
+    file(RELATIVE_PATH _rel "${_patch_dir}" "${_file}")
+    list(APPEND _applied "${_rel}")
   endforeach()
 
   # Sync the staging tree into the live tree: rewrite (and touch) only files
@@ -141,8 +157,8 @@ if(CMAKE_SCRIPT_MODE_FILE AND OMPEXT_APPLY_PATCHES)
   endforeach()
 
   message(STATUS "omp-ext: ${_npatches} patch(es) applied to ${_live} "
-                 "(${_nchanged} file(s) updated)")
-  file(WRITE "${STAMP}" "${_patches}\n")
+                 "(LLVM ${RELEASE}; ${_nchanged} file(s) updated)")
+  file(WRITE "${STAMP}" "${_applied}\n")
   return()
 endif()
 
@@ -204,14 +220,14 @@ function(ompext_add_runtime_variant variant)
     message(FATAL_ERROR "ompext_add_runtime_variant: include LLVMOpenMPSource first")
   endif()
 
-  set(build_dir "${CMAKE_BINARY_DIR}/runtime-${variant}")
+  set(build_dir "${CMAKE_BINARY_DIR}/runtime-${variant}-${OMPEXT_LLVM_RELEASE}")
   set(stage_dir "${CMAKE_BINARY_DIR}/${variant}/lib")
   set(depends "")
 
   if(ARG_PATCH_SERIES)
     get_filename_component(series "${ARG_PATCH_SERIES}" ABSOLUTE)
     get_filename_component(patch_dir "${series}" DIRECTORY)
-    set(src_root "${CMAKE_BINARY_DIR}/${variant}-src")
+    set(src_root "${CMAKE_BINARY_DIR}/${variant}-src-${OMPEXT_LLVM_RELEASE}")
     set(source_dir "${src_root}/openmp")
     set(stamp "${src_root}/patched.stamp")
     file(MAKE_DIRECTORY "${src_root}")
@@ -219,8 +235,10 @@ function(ompext_add_runtime_variant variant)
     find_program(OMPEXT_PATCH_PROGRAM patch REQUIRED)
 
     # Any file appearing, disappearing or changing in the patch directory
-    # (series included) re-makes the patched copy.
-    file(GLOB patch_files CONFIGURE_DEPENDS "${patch_dir}/*")
+    # or in its override for this release (series included) re-makes the
+    # patched copy.
+    file(GLOB patch_files CONFIGURE_DEPENDS LIST_DIRECTORIES false
+      "${patch_dir}/*" "${patch_dir}/${OMPEXT_LLVM_RELEASE}/*")
     # Re-make it too when the pristine tree moves (OMPEXT_LLVM_SOURCE_DIR).
     set(origin "${src_root}/origin.txt")
     file(CONFIGURE OUTPUT "${origin}" CONTENT "${OMPEXT_LLVM_ROOT}\n")
@@ -230,6 +248,7 @@ function(ompext_add_runtime_variant variant)
       COMMAND "${CMAKE_COMMAND}"
               -DOMPEXT_APPLY_PATCHES=ON
               "-DLLVM_ROOT=${OMPEXT_LLVM_ROOT}"
+              "-DRELEASE=${OMPEXT_LLVM_RELEASE}"
               "-DSERIES=${series}"
               "-DDEST=${src_root}"
               "-DSTAMP=${stamp}"
@@ -274,6 +293,8 @@ function(ompext_add_runtime_variant variant)
     PATCH_COMMAND ""
     DEPENDS ${depends}
     CMAKE_GENERATOR Ninja
+    # "|" separates the items of a list inside one -D argument.
+    LIST_SEPARATOR "|"
     CMAKE_ARGS ${variant_args} ${OMPEXT_RUNTIME_COMMON_ARGS}
     # Only the runtime library itself; staging is part of the build step so
     # that the staged files are proper byproducts others can depend on.

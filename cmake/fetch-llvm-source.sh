@@ -1,37 +1,54 @@
 #!/usr/bin/env bash
-# Fetch and unpack the LLVM 16.0.6 sources omp-ext builds libomp from.
+# Fetch and unpack the LLVM sources omp-ext builds libomp from.
 #
-# Usage: cmake/fetch-llvm-source.sh <cache-dir>
+# Usage: cmake/fetch-llvm-source.sh <cache-dir> <release> <deb-package>
+#          <deb-version> <tarball> <tarball-sha256> <top-directory>
+#   e.g. <cache-dir> 19.1.7 llvm-toolchain-19 1:19.1.7-3~deb12u1
+#          llvm-toolchain-19_19.1.7.orig.tar.xz <sha256> llvm-toolchain-19_19.1.7
+# cmake/LLVMOpenMPSource.cmake holds the values of each supported release.
 #
-# Result: <cache-dir>/llvm-toolchain-16_16.0.6/{openmp,cmake,llvm/cmake,llvm/utils/lit}
-# plus the stamp <cache-dir>/llvm-toolchain-16_16.0.6.extracted.
+# Result: <cache-dir>/<top-directory>/{openmp,cmake,llvm/cmake,llvm/utils/lit}
+# plus the stamp <cache-dir>/<top-directory>.extracted.
 # Does nothing when the stamp exists.
 #
-# The sources come from the Debian source package llvm-toolchain-16
+# The sources come from the Debian source package <deb-package>
 # (apt-get source). If the machine's apt configuration has no deb-src entry
 # and we run as root, one is derived from the existing Debian "deb" entries.
 # The orig tarball is verified by SHA-256 and kept in <cache-dir>/downloads/;
-# putting a copy of llvm-toolchain-16_16.0.6.orig.tar.xz there beforehand
-# skips the download entirely (offline use).
+# putting a copy of <tarball> there beforehand skips the download entirely
+# (offline use).
 set -euo pipefail
 
-DEB_PKG=llvm-toolchain-16
-DEB_VERSION=1:16.0.6-15~deb12u1
-TARBALL=llvm-toolchain-16_16.0.6.orig.tar.xz
-TARBALL_SHA256=5ab98480d3bc9f1896de1a1afafb46c318a9baa02bf21a4f6830c644d06c1cc0
-TOPDIR=llvm-toolchain-16_16.0.6
+me=fetch-llvm-source.sh
+
+if [ $# -ne 7 ]; then
+  echo "usage: $me <cache-dir> <release> <deb-package> <deb-version> <tarball> <tarball-sha256> <top-directory>" >&2
+  exit 2
+fi
+for arg in "$@"; do
+  if [ -z "$arg" ]; then
+    echo "$me: empty argument (usage: $me <cache-dir> <release> <deb-package> <deb-version> <tarball> <tarball-sha256> <top-directory>)" >&2
+    exit 2
+  fi
+done
+RELEASE=$2
+DEB_PKG=$3
+DEB_VERSION=$4
+TARBALL=$5
+TARBALL_SHA256=$6
+TOPDIR=$7
+case "$TARBALL$TOPDIR" in
+  */*) echo "$me: <tarball> and <top-directory> are names, not paths" >&2; exit 2 ;;
+esac
+if ! [[ "$TARBALL_SHA256" =~ ^[0-9a-f]{64}$ ]]; then
+  echo "$me: <tarball-sha256> must be 64 lowercase hex digits, got '$TARBALL_SHA256'" >&2
+  exit 2
+fi
 SUBDIRS=(openmp cmake llvm/cmake llvm/utils/lit)
 DEBSRC_NAME=ompext-deb-src
 
 APT_DIR=/etc/apt
 SOURCES_D=$APT_DIR/sources.list.d
-
-me=fetch-llvm-source.sh
-
-if [ $# -ne 1 ] || [ -z "$1" ]; then
-  echo "usage: $me <cache-dir>" >&2
-  exit 2
-fi
 
 mkdir -p "$1"
 cache=$(cd "$1" && pwd)
@@ -59,7 +76,7 @@ fail() {
   {
     echo
     echo "==================================================================="
-    echo "omp-ext: could not obtain the LLVM 16.0.6 OpenMP sources."
+    echo "omp-ext: could not obtain the LLVM $RELEASE OpenMP sources."
     echo "  problem: $1"
     if [ "${#tried[@]}" -gt 0 ]; then
       echo "  what was tried:"
@@ -73,8 +90,8 @@ fail() {
     echo "    - add a deb-src entry for Debian 12 yourself and run 'apt-get update';"
     echo "    - put $TARBALL (sha256 $TARBALL_SHA256)"
     echo "      into $downloads/ and re-run;"
-    echo "    - configure with -DOMPEXT_LLVM_SOURCE_DIR=/path/to/llvm-project-16.0.6"
-    echo "      (a checkout or release tarball of llvm-project 16.0.6)."
+    echo "    - configure with -DOMPEXT_LLVM_SOURCE_DIR=/path/to/llvm-project-$RELEASE"
+    echo "      (a checkout or release tarball of llvm-project $RELEASE)."
     echo "==================================================================="
   } >&2
   exit 1
@@ -172,7 +189,7 @@ else
     apt_source "$DEB_PKG=$DEB_VERSION" && got=1
   fi
   if [ "$got" -eq 0 ]; then
-    # Another Debian revision of llvm-toolchain-16 ships the same upstream
+    # Another Debian revision of the package ships the same upstream
     # tarball; the checksum below makes sure it is the identical file.
     apt_source "$DEB_PKG" && got=1
   fi

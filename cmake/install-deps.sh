@@ -16,6 +16,7 @@ packages=(
   xz-utils         # unpacking the LLVM source tarball
   dpkg-dev         # apt-get source needs dpkg-source tooling
   llvm-14-tools    # lit, FileCheck, not for the upstream libomp tests
+  clang-19         # compiler of LLVM 19's own libomp tests (tests/upstream)
   libomp-dev       # clang -fopenmp at link time
   libomp-14-dev    # libarcher.so: Archer, the OMPT data-race tool (tests/ompt)
   libhwloc-dev
