@@ -1,7 +1,8 @@
 # Thin wrapper over CMake (Ninja generator, build directory "build").
 #
 #   make deps       check/install the Debian packages (cmake/install-deps.sh)
-#   make configure  (re)run CMake; fetches the LLVM 16.0.6 sources on first use
+#   make configure  (re)run CMake; fetches the LLVM sources on first use
+#                   (release: CMAKE_ARGS=-DOMPEXT_LLVM_VERSION=19.1.7|16.0.6)
 #   make build      deps + configure (if needed) + build everything
 #   make test       build, then run all tests with ctest
 #   make bench      build, then bench/epcc/compare.sh (BENCH_QUICK=1 passes through)
@@ -9,10 +10,11 @@
 #   make clean      remove the build directory (the source cache in .cache stays)
 #   make distclean  clean, and remove the downloaded LLVM sources too
 #
-# Variables: PREFIX (default /usr/local), CMAKE_ARGS (extra arguments for
-# CMake; given to 'make build' they re-run the configure step), JOBS (build
-# parallelism, default: Ninja's; the two libomp builds run one at a time and
-# take CMAKE_ARGS=-DOMPEXT_RUNTIME_JOBS=N), CTEST_JOBS (default 2), BENCH_QUICK.
+# Variables: BUILD_DIR (default build; on the command line), PREFIX (default
+# /usr/local), CMAKE_ARGS (extra arguments for CMake; given to 'make build'
+# they re-run the configure step), JOBS (build parallelism, default: Ninja's;
+# the two libomp builds run one at a time and take
+# CMAKE_ARGS=-DOMPEXT_RUNTIME_JOBS=N), CTEST_JOBS (default 2), BENCH_QUICK.
 
 BUILD_DIR   := build
 PREFIX      ?= /usr/local

@@ -159,6 +159,11 @@ for rt in "${runtimes[@]}"; do
     rt_path[$rt]=$(awk '{ print $2 }' <<<"$info")
     rt_path[$rt]=${rt_path[$rt]#"$repo_root/"}   # reports name no local paths
 done
+# The LLVM release of the runtimes (stock and ext are built from the same
+# one), as the ext runtime names it when it loads the plugin.
+llvm_release=$(OMPEXT_VERBOSE=1 run_syncbench ext 1 --print-runtime 2>&1 >/dev/null |
+    sed -n 's/.* into libomp of LLVM \([0-9][0-9.]*\)$/\1/p' | head -n 1)
+[[ -n $llvm_release ]] || die "the ext runtime did not load the plugin (OMPEXT_VERBOSE=1 names no LLVM release)"
 run_syncbench stock 1 --list "${measure_args[@]}" 2>"$work/list.err" |
     awk '{ print $1, $2 }' >"$work/measurements" ||
     { cat "$work/list.err" >&2; die "bad BENCH_MEASURE '$measure'"; }
@@ -324,6 +329,7 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "- CPU: ${cpu_model:-unknown}, $cores cores available"
     echo "- kernel: $(uname -sr)"
     echo "- compilers: $(first_line clang --version); $(first_line gcc --version)"
+    echo "- LLVM release of stock and ext: $llvm_release"
     echo "- runtimes: stock = \`${rt_path[stock]}\`; ext = \`${rt_path[ext]}\`; libgomp = \`${rt_path[libgomp]}\`${gomp_pkg:+ (libgomp1 $gomp_pkg)}"
     echo "- date: $(date -u +%Y-%m-%dT%H:%M:%SZ), wall time $(duration "$elapsed")"
     echo "- command: \`${bench_vars}bench/epcc/compare.sh\`"
