@@ -8,8 +8,10 @@
 #   RAW_CSV  header, then round,runtime,threads,measurement,bytes,
 #            median_overhead_us,... (one line per run and measurement)
 #
-# Output (CSV): measurement,bytes,threads,rounds,median_ratio
-# (rounds: how many rounds had both values > 0; rows without any are left out)
+# Output (CSV): measurement,bytes,threads,rounds,median_ratio,iqr
+# (rounds: how many rounds had both values > 0; rows without any are left out;
+# iqr: the interquartile range of the per-round ratios, exclusive quartiles,
+# the range itself under 4 rounds)
 
 BEGIN { FS = "," }
 FNR == 1 { next }
@@ -25,7 +27,7 @@ $2 == "stock" || $2 == "ext" {
     rounds[$1] = 1
 }
 END {
-    print "measurement,bytes,threads,rounds,median_ratio"
+    print "measurement,bytes,threads,rounds,median_ratio,iqr"
     for (i = 1; i <= nrows; i++) {
         row = order[i]
         n = 0
@@ -35,8 +37,19 @@ END {
                 r[++n] = value[row, round, "ext"] / value[row, round, "stock"]
         if (n == 0)
             continue
-        median = sorted_median(r, n)
+        median = sorted_median(r, n)   # sorts r
+        iqr = (n < 4) ? r[n] - r[1] : quartile(r, n, 3) - quartile(r, n, 1)
         split(row, k, SUBSEP)
-        printf "%s,%s,%s,%d,%.4f\n", k[1], k[2], k[3], n, median
+        printf "%s,%s,%s,%d,%.4f,%.4f\n", k[1], k[2], k[3], n, median, iqr
     }
+}
+
+# The q-th quartile of the sorted a[1..n], n >= 2: the value at position
+# q(n+1)/4, interpolated between its neighbours (the "exclusive" method).
+function quartile(a, n, q,    j, delta) {
+    j = int(q * (n + 1) / 4)
+    if (j < 1) j = 1
+    if (j > n - 1) j = n - 1
+    delta = q * (n + 1) - 4 * j
+    return (a[j] * (4 - delta) + a[j + 1] * delta) / 4
 }
