@@ -20,7 +20,7 @@
 # Results lines: "<RESULT> <test name> <seconds>".
 #
 # Environment:
-#   LIT_JOBS        tests run at once                        [2]
+#   LIT_JOBS        tests run at once                        [4]
 #   LIT_FILTER      only the tests whose name matches (lit --filter)
 #   LIT_CPUS        confine the whole run to these CPUs (taskset -c); "first":
 #                   the first CPU this script may run on
@@ -32,7 +32,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 mode=$1 lit=$2 testdir=$3
 
 run_suite() { # <test dir> <results file>
-  local log="$2.log" args=(-v -j "${LIT_JOBS:-2}" --no-progress-bar
+  local log="$2.log" args=(-v -j "${LIT_JOBS:-4}" --no-progress-bar
     --time-tests -o "$2.json")
   local prefix=()
   [ -n "${LIT_FILTER:-}" ] && args+=(--filter "$LIT_FILTER")
