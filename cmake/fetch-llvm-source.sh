@@ -20,14 +20,15 @@
 set -euo pipefail
 
 me=fetch-llvm-source.sh
+usage="usage: $me <cache-dir> <release> <deb-package> <deb-version> <tarball> <tarball-sha256> <top-directory>"
 
 if [ $# -ne 7 ]; then
-  echo "usage: $me <cache-dir> <release> <deb-package> <deb-version> <tarball> <tarball-sha256> <top-directory>" >&2
+  echo "$usage" >&2
   exit 2
 fi
 for arg in "$@"; do
   if [ -z "$arg" ]; then
-    echo "$me: empty argument (usage: $me <cache-dir> <release> <deb-package> <deb-version> <tarball> <tarball-sha256> <top-directory>)" >&2
+    echo "$me: empty argument ($usage)" >&2
     exit 2
   fi
 done
