@@ -25,6 +25,8 @@
 #   BENCH_BIN_DIR          where syncbench-clang/-gcc are     [build/ext/bin]
 #   BENCH_STOCK_LIB_DIR    stock runtime                      [build/stock/lib]
 #   BENCH_EXT_LIB_DIR      ext runtime                        [build/ext/lib]
+#   BENCH_CALIBRATION      machine parameters for ext (OMPEXT_CALIBRATION)
+#                                                             [measured now by ompext-calibrate]
 #   BENCH_STRICT=1         exit 1 if a value is missing or a run failed (tests)
 # Relative paths are taken from the repository root.
 set -euo pipefail
@@ -114,7 +116,7 @@ runtimes=(stock ext libgomp)
 declare -A rt_bin rt_lib rt_require rt_path
 rt_bin=([stock]=$bin_dir/syncbench-clang [ext]=$bin_dir/syncbench-clang [libgomp]=$bin_dir/syncbench-gcc)
 
-for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc"; do
+for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc" "$bin_dir/ompext-calibrate"; do
     [[ -x $bin ]] || die "$bin not found; run 'make build' first"
 done
 for dir in "$stock_lib" "$ext_lib"; do
@@ -140,6 +142,7 @@ run_syncbench() {
     shift 2
     local -a env_vars=("${omp_env[@]}" OMP_NUM_THREADS="$nthreads")
     [[ -n ${rt_lib[$rt]} ]] && env_vars+=(LD_LIBRARY_PATH="${rt_lib[$rt]}")
+    [[ -n ${rt_env[$rt]:-} ]] && env_vars+=("${rt_env[$rt]}")
     timeout -k 5 "$run_timeout" env -u LD_LIBRARY_PATH "${env_vars[@]}" \
         "${rt_bin[$rt]}" --require-runtime "${rt_require[$rt]}" "$@"
 }
@@ -149,6 +152,23 @@ measure_args=()
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+
+# ext runs on this machine's parameters, as a user who ran ompext-calibrate
+# does: the cost model picks each collective's parameters from them, and
+# tells a reduction's size by them (docs/ARCHITECTURE.md).
+if [[ -n ${BENCH_CALIBRATION:-} ]]; then
+    calibration=$BENCH_CALIBRATION
+    [[ -f $calibration ]] || calibration=$repo_root/$calibration
+    [[ -f $calibration ]] || die "BENCH_CALIBRATION: no file $BENCH_CALIBRATION"
+    calibration_origin="given (BENCH_CALIBRATION)"
+else
+    say "compare.sh: calibrating this machine (ompext-calibrate, about 10 s)"
+    "$bin_dir/ompext-calibrate" -o "$work/calibration.txt" >"$work/calibrate.log" 2>&1 ||
+        { cat "$work/calibrate.log" >&2; die "ompext-calibrate failed"; }
+    calibration=$work/calibration.txt
+    calibration_origin="measured by ompext-calibrate before the runs"
+fi
+rt_env=([stock]= [ext]="OMPEXT_CALIBRATION=$calibration" [libgomp]=)
 
 for rt in "${runtimes[@]}"; do
     # prints "<libomp|libgomp> <path> threads=1"
@@ -296,6 +316,7 @@ say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
 
 mkdir -p "$results_dir"
 cp "$raw" "$results_dir/raw.csv"
+cp "$calibration" "$results_dir/calibration.txt"
 awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
 awk -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
@@ -342,6 +363,7 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "  the order of the runtimes rotating between rounds and thread counts"
     echo "- threads: $threads"
     echo "- environment: ${omp_env[*]} OMP_NUM_THREADS=<threads>"
+    echo "- ext's machine parameters: \`calibration.txt\` ($calibration_origin), as OMPEXT_CALIBRATION"
     echo "- stock and ext: the clang build (syncbench-clang) with LD_LIBRARY_PATH set to the"
     echo "  runtime; libgomp: the gcc build (syncbench-gcc) on the system libgomp"
     echo "- limits: ${measure_timeout}s per measurement (syncbench --measurement-timeout), ${run_timeout}s"
@@ -359,6 +381,14 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "![overhead against threads](summary.png)"
     echo
     cat "$work/table.md"
+    echo
+    echo "## Never slower"
+    echo
+    echo "Every measurement, size and thread count where ext/stock per round is above"
+    echo "1.00 in this run, with the gap (per-round ratio minus 1) and the spread of the"
+    echo "rounds' ratios (iqr)."
+    echo
+    awk -f "$script_dir/slower.awk" "$work/paired.csv"
     echo
     echo "## Targets of the issue \"Model-optimized collectives\""
     echo

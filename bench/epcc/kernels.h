@@ -29,10 +29,14 @@ unsigned long reference_reduction_int(const struct kernel_args *a);
 unsigned long kernel_reduction_int(const struct kernel_args *a);
 unsigned long reference_reduction_double(const struct kernel_args *a);
 unsigned long kernel_reduction_double(const struct kernel_args *a);
-unsigned long reference_reduction_array(const struct kernel_args *a);
-unsigned long kernel_reduction_array(const struct kernel_args *a);
-
-/* Elements in the REDUCTION_ARRAY measurement. */
-#define REDUCTION_ARRAY_LENGTH 64
+/* REDUCTION_ARRAY, one reference and kernel per array length in doubles */
+unsigned long reference_reduction_array_1(const struct kernel_args *a);
+unsigned long kernel_reduction_array_1(const struct kernel_args *a);
+unsigned long reference_reduction_array_64(const struct kernel_args *a);
+unsigned long kernel_reduction_array_64(const struct kernel_args *a);
+unsigned long reference_reduction_array_512(const struct kernel_args *a);
+unsigned long kernel_reduction_array_512(const struct kernel_args *a);
+unsigned long reference_reduction_array_8192(const struct kernel_args *a);
+unsigned long kernel_reduction_array_8192(const struct kernel_args *a);
 
 #endif

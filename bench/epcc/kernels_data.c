@@ -176,39 +176,49 @@ unsigned long kernel_reduction_double(const struct kernel_args *a)
     return a->verify && total != (double)reps * a->nthreads;
 }
 
-unsigned long reference_reduction_array(const struct kernel_args *a)
-{
-    double totals[REDUCTION_ARRAY_LENGTH] = {0};
-
-    for (unsigned long j = 0; j < a->reps; j++) {
-        delay(a->delay_length);
-        for (int k = 0; k < REDUCTION_ARRAY_LENGTH; k++)
-            totals[k] += 1.0;
+/* ---- REDUCTION_ARRAY ---------------------------------------------------------
+ * EPCC's reduction test on an array of doubles, one kernel per size: each
+ * thread adds 1.0 to every element of its private copy, the reduction
+ * combines the copies into the shared array. The private copies live on the
+ * threads' stacks (64 KiB of doubles fits libomp's default stack size). The
+ * reference does the same additions without OpenMP. */
+#define DEFINE_REDUCTION_ARRAY_KERNEL(NDOUBLES)                                \
+    unsigned long reference_reduction_array_##NDOUBLES(const struct kernel_args *a) \
+    {                                                                          \
+        double totals[NDOUBLES] = {0};                                         \
+        for (unsigned long j = 0; j < a->reps; j++) {                          \
+            delay(a->delay_length);                                            \
+            for (int k = 0; k < (NDOUBLES); k++)                               \
+                totals[k] += 1.0;                                              \
+        }                                                                      \
+        keep_double(totals[0] + totals[(NDOUBLES) - 1]);                       \
+        return 0;                                                              \
+    }                                                                          \
+                                                                               \
+    unsigned long kernel_reduction_array_##NDOUBLES(const struct kernel_args *a) \
+    {                                                                          \
+        const unsigned long reps = a->reps;                                    \
+        const int length = a->delay_length;                                    \
+        double totals[NDOUBLES] = {0};                                         \
+        for (unsigned long j = 0; j < reps; j++) {                             \
+            _Pragma("omp parallel reduction(+ : totals)")                      \
+            {                                                                  \
+                delay(length);                                                 \
+                for (int k = 0; k < (NDOUBLES); k++)                           \
+                    totals[k] += 1.0;                                          \
+            }                                                                  \
+        }                                                                      \
+        keep_double(totals[0] + totals[(NDOUBLES) - 1]);                       \
+        if (!a->verify)                                                        \
+            return 0;                                                          \
+        unsigned long errors = 0;                                              \
+        const double expected = (double)reps * a->nthreads;                    \
+        for (int k = 0; k < (NDOUBLES); k++)                                   \
+            errors += totals[k] != expected;                                   \
+        return errors;                                                         \
     }
-    keep_double(totals[0] + totals[REDUCTION_ARRAY_LENGTH - 1]);
-    return 0;
-}
 
-unsigned long kernel_reduction_array(const struct kernel_args *a)
-{
-    const unsigned long reps = a->reps;
-    const int length = a->delay_length;
-    double totals[REDUCTION_ARRAY_LENGTH] = {0};
-
-    for (unsigned long j = 0; j < reps; j++) {
-#pragma omp parallel reduction(+ : totals)
-        {
-            delay(length);
-            for (int k = 0; k < REDUCTION_ARRAY_LENGTH; k++)
-                totals[k] += 1.0;
-        }
-    }
-    keep_double(totals[0] + totals[REDUCTION_ARRAY_LENGTH - 1]);
-    if (!a->verify)
-        return 0;
-    unsigned long errors = 0;
-    const double expected = (double)reps * a->nthreads;
-    for (int k = 0; k < REDUCTION_ARRAY_LENGTH; k++)
-        errors += totals[k] != expected;
-    return errors;
-}
+DEFINE_REDUCTION_ARRAY_KERNEL(1)
+DEFINE_REDUCTION_ARRAY_KERNEL(64)
+DEFINE_REDUCTION_ARRAY_KERNEL(512)
+DEFINE_REDUCTION_ARRAY_KERNEL(8192)

@@ -10,7 +10,10 @@ static const struct reference_def references[REF_COUNT] = {
     [REF_ATOMIC] = {"REF_ATOMIC", reference_atomic},
     [REF_REDUCTION_INT] = {"REF_REDUCTION", reference_reduction_int},
     [REF_REDUCTION_DOUBLE] = {"REF_REDUCTION_DOUBLE", reference_reduction_double},
-    [REF_REDUCTION_ARRAY] = {"REF_REDUCTION_ARRAY", reference_reduction_array},
+    [REF_REDUCTION_ARRAY_8] = {"REF_REDUCTION_ARRAY:8", reference_reduction_array_1},
+    [REF_REDUCTION_ARRAY_512] = {"REF_REDUCTION_ARRAY:512", reference_reduction_array_64},
+    [REF_REDUCTION_ARRAY_4096] = {"REF_REDUCTION_ARRAY:4096", reference_reduction_array_512},
+    [REF_REDUCTION_ARRAY_65536] = {"REF_REDUCTION_ARRAY:65536", reference_reduction_array_8192},
 };
 
 /* Ordered by reference family so each reference is timed right before the
@@ -52,9 +55,14 @@ static const struct measurement_def measurements[] = {
      "parallel region with reduction(+) of one int"},
     {"REDUCTION_DOUBLE", 8, REF_REDUCTION_DOUBLE, kernel_reduction_double,
      "parallel region with reduction(+) of one double"},
-    {"REDUCTION_ARRAY", REDUCTION_ARRAY_LENGTH * sizeof(double),
-     REF_REDUCTION_ARRAY, kernel_reduction_array,
+    {"REDUCTION_ARRAY", 8, REF_REDUCTION_ARRAY_8, kernel_reduction_array_1,
+     "parallel region with reduction(+) of an array of 1 double"},
+    {"REDUCTION_ARRAY", 512, REF_REDUCTION_ARRAY_512, kernel_reduction_array_64,
      "parallel region with reduction(+) of an array of 64 doubles"},
+    {"REDUCTION_ARRAY", 4096, REF_REDUCTION_ARRAY_4096, kernel_reduction_array_512,
+     "parallel region with reduction(+) of an array of 512 doubles"},
+    {"REDUCTION_ARRAY", 65536, REF_REDUCTION_ARRAY_65536, kernel_reduction_array_8192,
+     "parallel region with reduction(+) of an array of 8192 doubles"},
 };
 
 /* Other spellings accepted by --measureonly. */

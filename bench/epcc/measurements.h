@@ -12,7 +12,10 @@ enum reference_kind {
     REF_ATOMIC,           /* EPCC "reference time 2" */
     REF_REDUCTION_INT,    /* EPCC "reference time 3" */
     REF_REDUCTION_DOUBLE,
-    REF_REDUCTION_ARRAY,
+    REF_REDUCTION_ARRAY_8, /* one per REDUCTION_ARRAY size, in bytes */
+    REF_REDUCTION_ARRAY_512,
+    REF_REDUCTION_ARRAY_4096,
+    REF_REDUCTION_ARRAY_65536,
     REF_COUNT
 };
 

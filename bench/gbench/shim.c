@@ -222,7 +222,8 @@ static unsigned long run_reduce(gb_team_t *t, int tid, uint64_t first,
   unsigned long errors = 0;
   for (uint64_t e = first; e < first + (uint64_t)count; ++e) {
     *mine = e + (uint64_t)tid;
-    ompext_reduce_tree_gather(tree, tid, tid, mine, reduce_sum, NULL, spin);
+    ompext_reduce_tree_gather(tree, tid, tid, mine, reduce_sum, NULL, spin,
+                              NULL);
     if (tid == 0) {
       errors += *mine != n * e + tri;
       /* The release: workers' data may change only after this. */

@@ -298,35 +298,82 @@ ompext_model_cost_t ompext_model_bcast_flat(const ompext_model_params_t *p,
      max  sum_i [R_I + 2*T_C(k_i) + 2(1+k_i)*R_R + R_L + T_{k_i}] + R_R
    (parent sets its flag R_I; the k_i children read it under contention and
    write their buffers; acknowledgements; the combine of the k_i buffers is
-   the multi-line copy T_{k_i}, Eq. 3.1 with N = k_i). */
-ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
-                                             int d, const int *k) {
-  if (d < 0)
+   the multi-line copy T_{k_i}, Eq. 3.1 with N = k_i).
+
+   Extension (not in the paper): with N > 1 lines per buffer the combine of
+   level i copies k_i*N lines, T_{k_i*N}, and the root then folds its N
+   lines into the shared variable at the multi-line slope, o*(N-1); N = 1
+   is the paper's equation. */
+ompext_model_cost_t ompext_model_reduce_tree_lines(
+    const ompext_model_params_t *p, int d, const int *k, double lines) {
+  if (d < 0 || lines < 1)
     return INVALID_COST;
-  double min = p->r_r, max = p->r_r;
+  double min = p->r_r + p->o * (lines - 1), max = min;
   for (int i = 0; i < d; ++i) {
     if (k[i] < 1)
       return INVALID_COST;
     const double tc = ompext_model_tc(p, k[i]);
-    const double tk = ompext_model_tn(p, k[i]);
+    const double tk = ompext_model_tn(p, k[i] * lines);
     min += p->r_i + tc + (1.0 + k[i]) * p->r_r + p->r_l + tk;
     max += p->r_i + 2 * tc + 2.0 * (1.0 + k[i]) * p->r_r + p->r_l + tk;
   }
   return cost(min, max);
 }
 
-/* Atomic reduction into one shared line (not a model of the paper; derived
+ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
+                                             int d, const int *k) {
+  return ompext_model_reduce_tree_lines(p, d, k, 1);
+}
+
+/* 8-byte items in a reduction of `lines` lines: a one-line reduction is
+   taken as one item (a scalar), a longer one as an array of doubles. */
+static double reduce_items(const ompext_model_params_t *p, double lines) {
+  return lines <= 1 ? 1 : lines * p->line_bytes / 8;
+}
+
+/* Atomic reduction into shared lines (not a model of the paper; derived
    from its primitives).  Sec. 4.3 describes it as the first approach: the
-   n-1 other threads combine into a common location one after another.  The
-   line hand-off is the notification backwards T_nb(n) (Eq. 4.1/4.2: one
-   line written by n-1 threads, read by the root at the end), and each
-   combine applies the operation to the line in the own cache (R_L, as the
-   paper charges the reduction step):
-     min/max  T_nb(n) + (n-1)*R_L */
+   n-1 other threads combine into a common location one after another.  For
+   one item the line hand-off is the notification backwards T_nb(n) (Eq.
+   4.1/4.2: one line written by n-1 threads, read by the root at the end),
+   and each combine applies the operation to the line in the own cache
+   (R_L, as the paper charges the reduction step):
+     min/max  T_nb(n) + (n-1)*R_L
+   An array reduction does one atomic per item (as clang emits it), and the
+   n threads sweep the items in the same order at the same time, so the
+   line they share moves again for each further item:
+     min  T_nb,min(n) + (I-1)*(n-1)*R_R + (n-1)*I*R_L
+     max  I*T_nb,max(n) + (n-1)*I*R_L       (every item a full hand-off)
+   with I items; I = 1 is the one-item cost above. */
+ompext_model_cost_t ompext_model_reduce_atomic_lines(
+    const ompext_model_params_t *p, int n, double lines) {
+  if (n < 2 || lines < 1)
+    return INVALID_COST;
+  const double items = reduce_items(p, lines);
+  const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
+  const double combine = (n - 1) * items * p->r_l;
+  return cost(nb.min + (items - 1) * (n - 1) * p->r_r + combine,
+              items * nb.max + combine);
+}
+
 ompext_model_cost_t ompext_model_reduce_atomic(const ompext_model_params_t *p,
                                                int n) {
-  if (n < 2)
+  return ompext_model_reduce_atomic_lines(p, n, 1);
+}
+
+/* Reduction under one lock, libomp's critical method (not in the paper;
+   derived).  The n threads take the lock one after another; each fetches
+   the lock line from the previous holder (R_R), copies the N shared lines
+   from it while combining (T_N, Eq. 3.1) and releases the lock in its own
+   cache (R_L).  In the worst case every hand-off of the lock is contended
+   by all n threads (T_C(n), Eq. 3.2):
+     min  n * (R_R + T_N + R_L)
+     max  n * (T_C(n) + R_R + T_N) */
+ompext_model_cost_t ompext_model_reduce_critical(
+    const ompext_model_params_t *p, int n, double lines) {
+  if (n < 2 || lines < 1)
     return INVALID_COST;
-  const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
-  return cost(nb.min + (n - 1) * p->r_l, nb.max + (n - 1) * p->r_l);
+  const double tn = ompext_model_tn(p, lines);
+  return cost(n * (p->r_r + tn + p->r_l),
+              n * (ompext_model_tc(p, n) + p->r_r + tn));
 }

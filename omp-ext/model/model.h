@@ -177,6 +177,15 @@ ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
                                              int d, const int *k);
 ompext_model_cost_t ompext_model_reduce_atomic(const ompext_model_params_t *p,
                                                int n);
+/* Reductions of `lines` cache lines (>= 1; one line is one item, more are
+   arrays of 8-byte items): the tree, atomics per item, and one lock
+   (libomp's critical method).  lines = 1 gives the one-item costs. */
+ompext_model_cost_t ompext_model_reduce_tree_lines(
+    const ompext_model_params_t *p, int d, const int *k, double lines);
+ompext_model_cost_t ompext_model_reduce_atomic_lines(
+    const ompext_model_params_t *p, int n, double lines);
+ompext_model_cost_t ompext_model_reduce_critical(
+    const ompext_model_params_t *p, int n, double lines);
 
 /* Threads a tree with fan-outs k[0..d-1] reaches: 1 + sum_i prod_{j<=i} k_j
    (Eq. 4.4), saturated at `cap` (pass n). */
@@ -203,6 +212,7 @@ typedef enum {
   OMPEXT_MODEL_BCAST_PIPELINED,/* bcast, chunk size */
   OMPEXT_MODEL_REDUCE_TREE,    /* reduce, k_1..k_d */
   OMPEXT_MODEL_REDUCE_ATOMIC,  /* reduce */
+  OMPEXT_MODEL_REDUCE_CRITICAL,/* reduce */
   OMPEXT_MODEL_ALG_COUNT
 } ompext_model_alg_t;
 
@@ -237,7 +247,7 @@ void ompext_model_options_default(ompext_model_options_t *o);
 typedef struct ompext_model_choice {
   ompext_model_alg_t alg;
   int n;             /* team size */
-  long lines;        /* message size in lines (bcast; 1 otherwise) */
+  long lines;        /* message size in lines (bcast, reduce; 1 otherwise) */
   int m, rounds;     /* dissemination */
   int k;             /* barrier tree fan-in; tournament release fan-out */
   int depth;         /* bcast/reduce tree depth d */

@@ -73,6 +73,7 @@ static const struct {
     [OMPEXT_MODEL_BCAST_PIPELINED] = {"pipelined", OMPEXT_MODEL_OP_BCAST},
     [OMPEXT_MODEL_REDUCE_TREE] = {"tree", OMPEXT_MODEL_OP_REDUCE},
     [OMPEXT_MODEL_REDUCE_ATOMIC] = {"atomic", OMPEXT_MODEL_OP_REDUCE},
+    [OMPEXT_MODEL_REDUCE_CRITICAL] = {"critical", OMPEXT_MODEL_OP_REDUCE},
 };
 
 const char *ompext_model_alg_name(ompext_model_alg_t alg) {
@@ -237,10 +238,14 @@ int ompext_model_evaluate(const ompext_model_params_t *p,
   case OMPEXT_MODEL_REDUCE_TREE:
     if (!tree_valid(n, n - 1, ch->depth, ch->fanout))
       return -1;
-    c = ompext_model_reduce_tree(p, ch->depth, ch->fanout);
+    c = ompext_model_reduce_tree_lines(p, ch->depth, ch->fanout,
+                                       (double)ch->lines);
     break;
   case OMPEXT_MODEL_REDUCE_ATOMIC:
-    c = ompext_model_reduce_atomic(p, n);
+    c = ompext_model_reduce_atomic_lines(p, n, (double)ch->lines);
+    break;
+  case OMPEXT_MODEL_REDUCE_CRITICAL:
+    c = ompext_model_reduce_critical(p, n, (double)ch->lines);
     break;
   default:
     return -1;
@@ -289,7 +294,8 @@ static double tree_value(tree_search_t *s, int d) {
       s->cand.alg == OMPEXT_MODEL_BCAST_TREE
           ? ompext_model_bcast_tree(s->p, (double)s->cand.lines, d,
                                     s->cand.fanout)
-          : ompext_model_reduce_tree(s->p, d, s->cand.fanout);
+          : ompext_model_reduce_tree_lines(s->p, d, s->cand.fanout,
+                                           (double)s->cand.lines);
   return ompext_model_criterion_value(s->o, c);
 }
 
@@ -426,6 +432,7 @@ int ompext_model_best_config(const ompext_model_params_t *p,
   case OMPEXT_MODEL_CENTRALIZED:
   case OMPEXT_MODEL_BCAST_FLAT:
   case OMPEXT_MODEL_REDUCE_ATOMIC:
+  case OMPEXT_MODEL_REDUCE_CRITICAL:
     consider(p, o, &cand, &best, &have);
     break;
   default:
@@ -525,6 +532,7 @@ int ompext_model_parse_config(const ompext_model_params_t *p, const char *text,
   case OMPEXT_MODEL_CENTRALIZED:
   case OMPEXT_MODEL_BCAST_FLAT:
   case OMPEXT_MODEL_REDUCE_ATOMIC:
+  case OMPEXT_MODEL_REDUCE_CRITICAL:
     if (strcmp(text, "-") != 0 && *text) {
       errorf(err, errcap, "%s takes no parameters (give '-')", name);
       return -1;

@@ -36,17 +36,14 @@
  * word for use u+1 only after it left use u, so no word runs ahead of its
  * waiter.
  */
-#ifndef _POSIX_C_SOURCE
-#define _POSIX_C_SOURCE 200809L /* clock_gettime */
-#endif
 
 #include "bcast_close.h"
 
 #include "barrier_tree.h"
+#include "now.h"
 #include "pad.h"
 
 #include <stdatomic.h>
-#include <time.h>
 
 /* A receiver times one copy in this many. */
 #define SAMPLE_EVERY 16
@@ -70,12 +67,6 @@ struct ompext_bcast_close {
   /* 1: receivers' recent copies were long.  Alone on its line. */
   alignas(OMPEXT_CACHE_LINE) _Atomic int copies_long;
 };
-
-static uint64_t now_ns(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 size_t ompext_bcast_close_size(int nproc) {
   return ompext_pad_bytes(sizeof(ompext_bcast_close_t)) +
@@ -132,7 +123,7 @@ void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,
   if (is_root || !c->time_copies || --own->countdown)
     return;
   own->countdown = SAMPLE_EVERY;
-  own->copy_start_ns = now_ns();
+  own->copy_start_ns = ompext_now_ns();
 }
 
 int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid) {
@@ -140,7 +131,7 @@ int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid) {
   if (!own->pending && !own->copy_start_ns)
     return -1; /* every barrier asks: keep the common answer cheap */
   if (own->copy_start_ns) {
-    const int copies_long = now_ns() - own->copy_start_ns >= c->long_ns;
+    const int copies_long = ompext_now_ns() - own->copy_start_ns >= c->long_ns;
     own->copy_start_ns = 0;
     /* relaxed: a hint (see the top); store on change only */
     if (atomic_load_explicit(&c->copies_long, memory_order_relaxed) !=

@@ -45,8 +45,10 @@
  */
 #include "plan.h"
 
+#include "now.h"
 #include "services.h"
 
+#include <math.h>
 #include <string.h>
 
 /* Copies this many times longer than what the rooted close costs over the
@@ -108,6 +110,7 @@ typedef struct model_barrier_pick {
 typedef struct model_pick {
   model_barrier_pick_t barrier;
   int reduce_tree, reduce_levels, reduce_fanin[OMPEXT_MAX_LEVELS];
+  ompext_model_choice_t reduce_tree_choice; /* the model's, root first */
   int bcast_fanout;
   int bcast_long_fanout; /* for a message copied in the "long" time */
   double close_extra_ns; /* rooted close's cost over the dissemination's */
@@ -160,6 +163,7 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
     pick->reduce_tree =
         model_best(machine, OMPEXT_MODEL_REDUCE_ATOMIC, nproc, &atomic) != 0 ||
         ompext_model_compare(&opts, &c, &atomic) < 0;
+    pick->reduce_tree_choice = c;
     /* A model level of k children is a group of k + 1 (see the top). */
     for (int l = 0; l < c.depth && l < OMPEXT_MAX_LEVELS; ++l)
       pick->reduce_fanin[pick->reduce_levels++] =
@@ -372,6 +376,61 @@ static void plan_reduce(const ompext_config_t *cfg, const model_pick_t *model,
     out->reduce_fanin[l] = fanin[l < given ? l : given - 1];
 }
 
+/* The method by size (reduce_choice.c): for each size class of 2^c lines
+   the model's cost of the tree the team runs, of atomics and of libomp's
+   critical method, and the cheapest of those the compiler allows.  An
+   oversubscribed team never takes the lock: a holder that loses its
+   processor would stop every thread waiting for it. */
+static void plan_reduce_sizes(const ompext_config_t *cfg,
+                              const ompext_machine_t *machine,
+                              const model_pick_t *model, int nproc,
+                              int oversubscribed, ompext_plan_t *out) {
+  ompext_reduce_sizes_t *z = &out->reduce_sizes;
+  const int one_item = out->reduce_tree ? OMPEXT_REDUCE_METHOD_TREE
+                                        : OMPEXT_REDUCE_METHOD_ATOMIC;
+  for (unsigned a = 0; a < 4; ++a)
+    z->one_item[a] = one_item;
+  z->sized = cfg->reduce == OMPEXT_REDUCE_AUTO && model->barrier.have &&
+             model->reduce_tree_choice.depth > 0 && nproc >= 2;
+  if (!z->sized)
+    return;
+  const ompext_model_params_t *mp = &machine->params;
+  const ompext_model_choice_t *tree = &model->reduce_tree_choice;
+  z->timer_ns = ompext_now_overhead_ns();
+  z->verbose = out->served.verbose;
+  z->line_bytes = mp->line_bytes;
+  for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
+    const double lines = (double)(1L << c);
+    z->combine_ns[c] =
+        sqrt(fmax(ompext_model_tn(mp, lines), 0) *
+             fmax(ompext_model_tn(mp, 2 * lines), 0));
+    const double cost[4] = {
+        [OMPEXT_REDUCE_METHOD_ATOMIC] =
+            ompext_model_reduce_atomic_lines(mp, nproc, lines).min,
+        [OMPEXT_REDUCE_METHOD_TREE] =
+            ompext_model_reduce_tree_lines(mp, tree->depth, tree->fanout,
+                                           lines)
+                .min,
+        [OMPEXT_REDUCE_METHOD_CRITICAL] =
+            oversubscribed
+                ? INFINITY
+                : ompext_model_reduce_critical(mp, nproc, lines).min,
+    };
+    for (unsigned a = 0; a < 4; ++a) {
+      /* The tree, where allowed, else the critical method: the runtime's
+         own fallback when the compiler emitted neither. */
+      int best = (a & OMPEXT_REDUCE_ALLOW_TREE) ? OMPEXT_REDUCE_METHOD_TREE
+                                                : OMPEXT_REDUCE_METHOD_CRITICAL;
+      if ((a & OMPEXT_REDUCE_ALLOW_ATOMIC) &&
+          cost[OMPEXT_REDUCE_METHOD_ATOMIC] < cost[best])
+        best = OMPEXT_REDUCE_METHOD_ATOMIC;
+      if (cost[OMPEXT_REDUCE_METHOD_CRITICAL] < cost[best])
+        best = OMPEXT_REDUCE_METHOD_CRITICAL;
+      z->best[c][a] = (unsigned char)best;
+    }
+  }
+}
+
 static void plan_bcast(const ompext_planner_t *planner,
                        const model_pick_t *model, int nproc, int oversubscribed,
                        ompext_plan_t *out) {
@@ -419,6 +478,7 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
   ompext_plan_served(planner, &out->served);
   plan_barrier(cfg, &model.barrier, nproc, oversubscribed, &out->barrier);
   plan_reduce(cfg, &model, nproc, oversubscribed, out);
+  plan_reduce_sizes(cfg, planner->machine, &model, nproc, oversubscribed, out);
   plan_bcast(planner, &model, nproc, oversubscribed, out);
   out->forkjoin_fanout = cfg->forkjoin_fanout ? cfg->forkjoin_fanout
                          : oversubscribed
@@ -480,6 +540,32 @@ static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,
   }
 }
 
+/* "atomic<=64B,critical<=32KiB,tree": the method of each size class of a
+   site the compiler allowed every method, the largest size of each run. */
+static void describe_reduce_sizes(const ompext_reduce_sizes_t *z,
+                                  double line_bytes, char *buf, size_t cap) {
+  static const char *const names[] = {"stock", "atomic", "tree", "critical"};
+  const unsigned all = OMPEXT_REDUCE_ALLOW_ATOMIC | OMPEXT_REDUCE_ALLOW_TREE;
+  size_t used = 0;
+  buf[0] = '\0';
+  for (int c = 0; c < OMPEXT_REDUCE_CLASSES && used < cap; ++c) {
+    const int method = z->best[c][all];
+    const int last = c == OMPEXT_REDUCE_CLASSES - 1;
+    if (!last && z->best[c + 1][all] == method)
+      continue;
+    const double bytes = line_bytes * (double)(1L << c);
+    if (last)
+      used += (size_t)snprintf(buf + used, cap - used, "%s%s",
+                               used ? "," : "", names[method]);
+    else if (bytes >= 1024)
+      used += (size_t)snprintf(buf + used, cap - used, "%s%s<=%.0fKiB",
+                               used ? "," : "", names[method], bytes / 1024);
+    else
+      used += (size_t)snprintf(buf + used, cap - used, "%s%s<=%.0fB",
+                               used ? "," : "", names[method], bytes);
+  }
+}
+
 int ompext_plan_describe(const ompext_planner_t *planner,
                          const ompext_plan_t *p, char *buf, size_t cap) {
   const ompext_config_t *cfg = planner->cfg;
@@ -496,7 +582,14 @@ int ompext_plan_describe(const ompext_planner_t *planner,
     describe_barrier(&p->barrier, barrier, sizeof(barrier));
   if (!p->served.reduce)
     snprintf(reduce, sizeof(reduce), "stock");
-  else if (p->reduce_tree)
+  else if (p->reduce_sizes.sized) {
+    char sizes[72];
+    describe_reduce_sizes(&p->reduce_sizes,
+                          planner->machine->params.line_bytes, sizes,
+                          sizeof(sizes));
+    snprintf(reduce, sizeof(reduce), "by size(%s;tree k=%s)", sizes,
+             p->reduce_levels ? fanin : "-");
+  } else if (p->reduce_tree)
     snprintf(reduce, sizeof(reduce), "tree(k=%s)",
              p->reduce_levels ? fanin : "-");
   else

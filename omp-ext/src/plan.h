@@ -18,6 +18,7 @@
 #include "bcast.h"
 #include "config.h"
 #include "machine.h"
+#include "reduce_choice.h"
 
 /* What a plan is built from: the environment and the machine's
    parameters, fixed for the process (a runtime restart reads them again). */
@@ -42,6 +43,7 @@ typedef struct ompext_plan {
   int reduce_tree;                     /* 1: tree gather, 0: atomics */
   int reduce_levels;                   /* tree depth d */
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
+  ompext_reduce_sizes_t reduce_sizes;  /* the method by size, per site */
   ompext_bcast_plan_t bcast;
   int forkjoin_fanout; /* fork release / join gather tree */
   unsigned spin_polls; /* inline polls before the services wait, where

@@ -12,6 +12,7 @@
 #include "stats.h"
 #include "team.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -46,6 +47,7 @@ static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
 static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
+  ompext_reduce_clock_tick(&team->clocks[tid]);
   /* The barrier closing a broadcast whose root asked for a rooted close. */
   if (team->bcast_watch &&
       ompext_bcast_close_here(team->bcast_watch, gtid, tid, team->spin_polls))
@@ -65,19 +67,29 @@ static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
   ompext_stat_add(OMPEXT_STAT_REDUCTION);
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_REDUCTION);
+  /* tid 0 times its combines while its call site's size is measured. */
+  const int probing = tid == 0 && ompext_reduce_choice_probing(team->reduce_choice);
+  double fastest_ns = INFINITY;
   ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce, layout,
-                            team->spin_polls);
+                            team->spin_polls, probing ? &fastest_ns : NULL);
+  if (probing && fastest_ns < INFINITY)
+    ompext_reduce_choice_measured(team->reduce_choice, fastest_ns);
 }
 
-static int plugin_reduce_method(void *ctx) {
-  const ompext_team_t *team = ctx;
-  return team->plan.reduce_tree ? OMPEXT_REDUCE_METHOD_TREE
-                                : OMPEXT_REDUCE_METHOD_ATOMIC;
+static int plugin_reduce_method(void *ctx, int gtid, int tid, const void *key,
+                                unsigned allowed) {
+  ompext_team_t *team = ctx;
+  (void)gtid;
+  return ompext_reduce_choice_method(team->reduce_choice, tid, (uintptr_t)key,
+                                     allowed);
 }
 
 static int plugin_tree(void *ctx, int tid, int self, int *parent, int *children,
                        int cap) {
-  return ompext_team_forkjoin_tree(ctx, tid, self, parent, children, cap);
+  ompext_team_t *team = ctx;
+  if (self) /* each thread asks once at each fork and once at each join */
+    ompext_reduce_clock_tick(&team->clocks[tid]);
+  return ompext_team_forkjoin_tree(team, tid, self, parent, children, cap);
 }
 
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,

@@ -24,6 +24,7 @@
 #include "reduce_tree.h"
 
 #include "bounds.h"
+#include "now.h"
 #include "pad.h"
 #include "wait.h"
 
@@ -77,13 +78,27 @@ static inline int space_tid(const index_space_t *s, long j) {
   return s->first ? s->order[s->first[j]] : s->order[s->base + j];
 }
 
+/* reduce(data, child), timed into *fastest_ns unless it is NULL. */
+static void combine(ompext_pairfn_t reduce, void *data, void *child,
+                    double *fastest_ns) {
+  if (!fastest_ns) {
+    reduce(data, child);
+    return;
+  }
+  const uint64_t start = ompext_now_ns();
+  reduce(data, child);
+  const double took = (double)(ompext_now_ns() - start);
+  if (took < *fastest_ns)
+    *fastest_ns = took;
+}
+
 /* The levels over one index space.  Returns 1 when the caller is the
    space's index 0 (it now holds every member's data), 0 once it handed its
    data to its group's leader. */
 static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
                          long self, int gtid, reduce_slot_t *mine,
                          uint64_t expect, void *data, ompext_pairfn_t reduce,
-                         unsigned spin_polls) {
+                         unsigned spin_polls, double *fastest_ns) {
   long span = 1;
   for (int l = 0; l < t->levels && span < s->count; ++l) {
     const long group = span * t->fanin[l];
@@ -101,7 +116,7 @@ static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
       ompext_wait(gtid, &slot->arrived, expect, spin_polls);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 1);
-      reduce(data, slot->data);
+      combine(reduce, data, slot->data, fastest_ns);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 0);
     }
@@ -113,12 +128,13 @@ static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
 void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
                                void *data, ompext_pairfn_t reduce,
                                const ompext_topo_layout_t *layout,
-                               unsigned spin_polls) {
+                               unsigned spin_polls, double *fastest_ns) {
   reduce_slot_t *mine = &t->slots[tid];
   const uint64_t expect = ompext_expect(++mine->episode, 1);
   if (!layout || layout->ndomains < 2) {
     const index_space_t team = {t->nproc, NULL, NULL, 0};
-    gather_levels(t, &team, tid, gtid, mine, expect, data, reduce, spin_polls);
+    gather_levels(t, &team, tid, gtid, mine, expect, data, reduce, spin_polls,
+                  fastest_ns);
     return; /* only tid 0 returns with every thread's data folded in */
   }
   /* One leader per domain: each domain first gathers into its leader (its
@@ -129,9 +145,10 @@ void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
   const index_space_t domain = {layout->dstart[d + 1] - layout->dstart[d],
                                 layout->order, NULL, layout->dstart[d]};
   if (!gather_levels(t, &domain, layout->rank[tid] - layout->dstart[d], gtid,
-                     mine, expect, data, reduce, spin_polls))
+                     mine, expect, data, reduce, spin_polls, fastest_ns))
     return;
   const index_space_t leaders = {layout->ndomains, layout->order,
                                  layout->dstart, 0};
-  gather_levels(t, &leaders, d, gtid, mine, expect, data, reduce, spin_polls);
+  gather_levels(t, &leaders, d, gtid, mine, expect, data, reduce, spin_polls,
+                fastest_ns);
 }

@@ -17,10 +17,12 @@ ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
    A non-zero tid returns once its data has been handed to its parent; the
    caller keeps that data alive until tid 0 returns.  layout: NULL or one
    domain for the tid-ordered tree; several domains, one leader each (see
-   reduce_tree.c).  Every thread of an episode must pass the same layout. */
+   reduce_tree.c).  Every thread of an episode must pass the same layout.
+   fastest_ns: NULL, or where the caller gets the shortest time one of its
+   own reduce calls took (ns; left alone if it made none). */
 void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
                                void *data, ompext_pairfn_t reduce,
                                const ompext_topo_layout_t *layout,
-                               unsigned spin_polls);
+                               unsigned spin_polls, double *fastest_ns);
 
 #endif

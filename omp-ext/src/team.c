@@ -175,14 +175,17 @@ ompext_team_t *ompext_team_prepare(const ompext_planner_t *planner,
   const size_t barrier_bytes =
       ompext_pad_bytes(ompext_barrier_size(&plan.barrier, nproc));
   const size_t reduce_bytes = ompext_pad_bytes(ompext_reduce_tree_size(nproc));
+  const size_t choice_bytes =
+      ompext_pad_bytes(sizeof(ompext_reduce_choice_t)) +
+      ompext_pad_bytes((size_t)nproc * sizeof(ompext_reduce_clock_t));
   const size_t bcast_bytes = ompext_pad_bytes(ompext_bcast_size(nproc));
   const size_t topo_bytes = ompext_pad_bytes(
       (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
   const size_t forkjoin_bytes =
       ompext_pad_bytes(ompext_forkjoin_table_size(nproc));
   void *raw;
-  char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + bcast_bytes +
-                              topo_bytes + forkjoin_bytes,
+  char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + choice_bytes +
+                              bcast_bytes + topo_bytes + forkjoin_bytes,
                           &raw);
   if (!mem)
     return NULL; /* the runtime runs this team on stock paths */
@@ -199,6 +202,12 @@ ompext_team_t *ompext_team_prepare(const ompext_planner_t *planner,
   t->reduce =
       ompext_reduce_tree_init(p, nproc, plan.reduce_fanin, plan.reduce_levels);
   p += reduce_bytes;
+  t->reduce_choice = (ompext_reduce_choice_t *)p;
+  t->clocks = (ompext_reduce_clock_t *)(p + ompext_pad_bytes(
+                                               sizeof(ompext_reduce_choice_t)));
+  ompext_reduce_choice_init(t->reduce_choice, &t->plan.reduce_sizes,
+                            t->clocks, nproc);
+  p += choice_bytes;
   t->bcast = ompext_bcast_init(p, nproc, &plan.bcast);
   /* Unless the plugin broadcasts, no barrier closes a broadcast. */
   t->bcast_watch =

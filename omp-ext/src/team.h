@@ -5,7 +5,7 @@
  *
  * The first line holds what the collectives read, and nothing written while
  * workers run: a plain barrier reads only that line of the context (its
- * first seven fields, within even a 64-byte line), and with 128-byte lines
+ * first eight fields, within even a 64-byte line), and with 128-byte lines
  * so do forks and joins.  The plan and the topology bookkeeping
  * follow on lines of their own.
  */
@@ -17,6 +17,7 @@
 #include "forkjoin_tree.h"
 #include "pad.h"
 #include "plan.h"
+#include "reduce_choice.h"
 #include "reduce_tree.h"
 #include "topology.h"
 
@@ -35,6 +36,9 @@ typedef struct ompext_team {
                                   barrier with one leader per domain */
   ompext_bcast_t *bcast_watch; /* the broadcast, when its close must see
                                   each plain barrier (bcast.h); else NULL */
+  ompext_reduce_clock_t *clocks; /* [nproc], ticked at each plain barrier,
+                                    fork and join (reduce_choice.h) */
+  ompext_reduce_choice_t *reduce_choice;
   ompext_reduce_tree_t *reduce;
   ompext_bcast_t *bcast;
   const ompext_topo_layout_t *domains; /* the layout the reduction and
@@ -58,8 +62,8 @@ typedef struct ompext_team {
   unsigned forkjoin_version; /* counts compile_forkjoin_tree calls */
 } ompext_team_t;
 
-_Static_assert(offsetof(ompext_team_t, bcast_watch) + sizeof(void *) <=
-                   OMPEXT_CACHE_LINE,
+_Static_assert(offsetof(ompext_team_t, clocks) + sizeof(void *) <=
+                   OMPEXT_COHERENCE_LINE_BYTES,
                "a plain barrier reads one line of the context");
 
 /* The fork/join tree of tid (see ompext_ops_t.tree): the compiled table

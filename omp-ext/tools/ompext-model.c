@@ -49,9 +49,11 @@ static void usage(FILE *f) {
 "                      comments; 'base NAME' first to start from a set other\n"
 "                      than default); default: default\n"
 "  --set NAME=VALUE    override one parameter: R_L R_R R_I a b c o q p line\n"
-"  --op OP             barrier, bcast (copyprivate) or reduce (one item)\n"
+"  --op OP             barrier, bcast (copyprivate) or reduce\n"
 "  --threads A-B       team sizes A..B (or one size N), 2 <= A <= B <= %d\n"
-"  --bytes N           bcast message size in bytes (default 8: one item)\n"
+"  --bytes N           bcast message or reduce data size in bytes\n"
+"                      (default 8: one item; a reduction of more than one\n"
+"                      line is an array of 8-byte items)\n"
 "  --rounds R          dissemination rounds: algorithm = ceil(log_{m+1} n),\n"
 "                      what the runtime runs (default); paper =\n"
 "                      ceil(log_m n), as printed in the paper (Table B.2)\n"
@@ -59,7 +61,7 @@ static void usage(FILE *f) {
 "  --all               every algorithm's best, not only the overall best\n"
 "  --algorithm NAME    only this algorithm: barrier: dissemination, tree,\n"
 "                      tournament, centralized; bcast: tree, flat, pipelined;\n"
-"                      reduce: tree, atomic\n"
+"                      reduce: tree, atomic, critical\n"
 "  --fix PARAMS        evaluate this configuration of --algorithm instead of\n"
 "                      optimising: m=4, k=4 (barrier tree; tournament: k=0\n"
 "                      is its own release), k=4,4,3 (k_1 first), chunk=BYTES\n"
@@ -415,9 +417,9 @@ int main(int argc, char **argv) {
   }
   long bytes = 8;
   if (bytes_arg) {
-    if (op != OMPEXT_MODEL_OP_BCAST)
-      return fail_usage("--bytes applies to --op bcast only (the %s model "
-                        "has no message size)", op_arg);
+    if (op == OMPEXT_MODEL_OP_BARRIER)
+      return fail_usage("--bytes applies to --op bcast and reduce only (the "
+                        "%s model has no message size)", op_arg);
     if (parse_long(bytes_arg, 1, 1L << 40, &bytes))
       return fail_usage("bad --bytes '%s' (a whole number of bytes >= 1)",
                         bytes_arg);
@@ -560,7 +562,7 @@ int main(int argc, char **argv) {
     if (op == OMPEXT_MODEL_OP_BARRIER)
       printf("; rounds %s",
              opts.rounds == OMPEXT_MODEL_ROUNDS_PAPER ? "paper" : "algorithm");
-    if (op == OMPEXT_MODEL_OP_BCAST)
+    if (op != OMPEXT_MODEL_OP_BARRIER)
       printf("; %ld bytes (%ld line%s)", bytes, lines, lines == 1 ? "" : "s");
     printf("\n%7s  %-7s  %-13s  %-14s  %10s  %10s\n", "threads", "op",
            "algorithm", "parameters", "min_ns", "max_ns");

@@ -94,6 +94,63 @@ static void reductions(void) {
   check(blocking_sum == 2001000, "reduction blocking");
 }
 
+/* Array reductions of several sizes, each call site repeated: the plugin
+   starts a site on the tree, measures the size and switches the site's
+   method while the team runs (reduce_choice.c), so every thread must take
+   the same method at the same reduction, blocking and nowait, in one
+   region and across regions.  A thread that took another method would
+   hang the team or lose an addition. */
+#define ARRAY_EPISODES 24
+static void array_reductions_one(int length, double *blocking, double *nowait,
+                                 double *across) {
+#pragma omp parallel
+  for (int e = 0; e < ARRAY_EPISODES; ++e) {
+#pragma omp for reduction(+ : blocking[:length])
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < length; ++k)
+        blocking[k] += 1.0;
+#pragma omp for reduction(+ : nowait[:length]) nowait
+    for (int i = 0; i < 64; ++i)
+      for (int k = 0; k < length; ++k)
+        nowait[k] += 2.0;
+  }
+  for (int e = 0; e < ARRAY_EPISODES; ++e) {
+#pragma omp parallel reduction(+ : across[:length])
+    for (int k = 0; k < length; ++k)
+      across[k] += 1.0;
+  }
+}
+
+static void array_reductions(void) {
+  static const int lengths[] = {1, 64, 512, 8192};
+  for (size_t l = 0; l < sizeof(lengths) / sizeof(lengths[0]); ++l) {
+    const int length = lengths[l];
+    double *blocking = calloc((size_t)length, sizeof(double));
+    double *nowait = calloc((size_t)length, sizeof(double));
+    double *across = calloc((size_t)length, sizeof(double));
+    if (!blocking || !nowait || !across) {
+      check(0, "array reductions: out of memory");
+      return;
+    }
+    int nthreads = 1;
+#pragma omp parallel
+#pragma omp single
+    nthreads = omp_get_num_threads();
+    array_reductions_one(length, blocking, nowait, across);
+    int bad = 0;
+    for (int k = 0; k < length; ++k)
+      bad += blocking[k] != 64.0 * ARRAY_EPISODES ||
+             nowait[k] != 128.0 * ARRAY_EPISODES ||
+             across[k] != (double)nthreads * ARRAY_EPISODES;
+    char what[64];
+    snprintf(what, sizeof(what), "array reductions of %d doubles", length);
+    check(bad == 0, what);
+    free(blocking);
+    free(nowait);
+    free(across);
+  }
+}
+
 static void copyprivates(void) {
   int bad = 0;
 #pragma omp parallel reduction(+ : bad)
@@ -258,6 +315,7 @@ int main(int argc, char **argv) {
   }
   barrier_phases(rounds);
   reductions();
+  array_reductions();
   copyprivates();
   if (tasks)
     tasks_before_barrier();

@@ -229,7 +229,7 @@ int main(int argc, char **argv) {
   USAGE_ERROR("bad thread range 'x'", "--op", "barrier", "--threads", "x");
   USAGE_ERROR("bad thread range '2-99999'", "--op", "barrier", "--threads",
               "2-99999");
-  USAGE_ERROR("--bytes applies to --op bcast only", "--op", "barrier",
+  USAGE_ERROR("--bytes applies to --op bcast and reduce only", "--op", "barrier",
               "--threads", "2", "--bytes", "64");
   USAGE_ERROR("bad --bytes", "--op", "bcast", "--threads", "2", "--bytes",
               "0");

@@ -239,6 +239,39 @@ int main(void) {
      max 2164.1 + 34.4 = 2198.5 */
   expect_cost("reduce atomic n=5", ompext_model_reduce_atomic(&p, 5), 1255.3,
               2198.5);
+  /* By size, one line: the one-item costs. */
+  expect_cost("reduce atomic n=5, 1 line",
+              ompext_model_reduce_atomic_lines(&p, 5, 1), 1255.3, 2198.5);
+  {
+    const int k[] = {3, 2};
+    expect_cost("reduce tree 3,2, 1 line",
+                ompext_model_reduce_tree_lines(&p, 2, k, 1), 5889.666667,
+                8462.266667);
+  }
+  /* Atomic n = 2, 2 lines of 64 bytes = 16 items:
+       min T_nb,min(2) + 15 * 1 * R_R + 1 * 16 * R_L
+           = 513.5 + 3537 + 137.6 = 4188.1
+       max 16 * T_nb,max(2) + 16 R_L = 16 * 749.3 + 137.6 = 12126.4 */
+  expect_cost("reduce atomic n=2, 2 lines",
+              ompext_model_reduce_atomic_lines(&p, 2, 2), 4188.1, 12126.4);
+  /* Critical n = 2, 2 lines: T_N(2) = 1125, T_C(2) = b + 2c - a/2
+       min 2 (R_R + T_N(2) + R_L) = 2 * 1369.4 = 2738.8
+       max 2 (T_C(2) + R_R + T_N(2)) */
+  expect_cost("reduce critical n=2, 2 lines",
+              ompext_model_reduce_critical(&p, 2, 2), 2738.8,
+              2 * (ompext_model_tc(&p, 2) + 235.8 + 1125.0));
+  /* Tree k = 1 over 2 lines: R_R + o*(2-1) + R_I + T_C(1) + 2 R_R + R_L
+     + T_N(2) (one child's 2 lines) */
+  {
+    const int k[] = {1};
+    const double level_min =
+        277.7 + ompext_model_tc(&p, 1) + 2 * 235.8 + 8.6 + 1125.0;
+    const double level_max =
+        277.7 + 2 * ompext_model_tc(&p, 1) + 4 * 235.8 + 8.6 + 1125.0;
+    expect_cost("reduce tree 1, 2 lines",
+                ompext_model_reduce_tree_lines(&p, 1, k, 2),
+                235.8 + 76 + level_min, 235.8 + 76 + level_max);
+  }
 
   /* ---- evaluate(): validity ---- */
   {

@@ -163,8 +163,10 @@ static void worker(int tid, void *p) {
     mine->count[tid] = 1;
     tl_layout = tu_layout_cycle_at(&r->layouts, e);
     tu_random_delay(&rng, 20);
+    double fastest_ns = 1e300; /* tid 0 times its combines every other episode */
     ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, tl_layout,
-                              r->batch.spin);
+                              r->batch.spin,
+                              tid == 0 && (e & 1) ? &fastest_ns : NULL);
     if (tid == 0)
       check_result(r, e, mine, tl_layout);
     else if (tu_rng_next(&rng) % 4 == 0)

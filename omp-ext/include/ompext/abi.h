@@ -43,8 +43,10 @@ extern "C" {
    2: services lost blocktime_ms, shutting_down and available_procs; tree
    lost bt (and enum ompext_barrier_kind with it), reduce_gather size,
    reduce_method size, atomic_ok and tree_ok; team_prepare lost level and
-   gained tree_changed; tree gained self. */
-#define OMPEXT_ABI_VERSION 2u
+   gained tree_changed; tree gained self.
+   3: reduce_method gained gtid, tid, key and allowed, and may answer
+   OMPEXT_REDUCE_METHOD_CRITICAL. */
+#define OMPEXT_ABI_VERSION 3u
 
 /* The symbol the runtime looks up in the plugin. */
 #define OMPEXT_GET_OPS_SYMBOL "ompext_get_ops"
@@ -67,8 +69,14 @@ typedef _Atomic uint64_t ompext_flag_word_t;
 enum ompext_reduce_method {
   OMPEXT_REDUCE_METHOD_RUNTIME = 0, /* keep the runtime's own choice */
   OMPEXT_REDUCE_METHOD_ATOMIC = 1,  /* atomics, where the compiler emitted them */
-  OMPEXT_REDUCE_METHOD_TREE = 2     /* the tree gather, where available */
+  OMPEXT_REDUCE_METHOD_TREE = 2,    /* the tree gather, where available */
+  OMPEXT_REDUCE_METHOD_CRITICAL = 3 /* libomp's lock around each combine */
 };
+
+/* The methods the compiler made possible, as reduce_method's allowed
+   (libomp's critical method always is). */
+#define OMPEXT_REDUCE_ALLOW_ATOMIC 1u
+#define OMPEXT_REDUCE_ALLOW_TREE 2u
 
 /* The compiler's reduce_func(lhs, rhs) and copy_func(dst, src). */
 typedef void (*ompext_pairfn_t)(void *dst_or_lhs, void *src_or_rhs);
@@ -166,11 +174,15 @@ typedef struct ompext_ops {
   void *(*bcast)(void *ctx, int gtid, int tid, int is_root, void *data,
                  ompext_pairfn_t cpy);
 
-  /* (e) Reduction method for a team: one of enum ompext_reduce_method.
-     The runtime takes the answer only where the compiler made that method
-     possible, and keeps its own choice otherwise.  Must be a pure function
-     of ctx: every thread of the team asks. */
-  int (*reduce_method)(void *ctx);
+  /* (e) Reduction method: one of enum ompext_reduce_method, for the
+     reduction of thread tid at the call site key (the compiler's
+     reduce_func, NULL if none), allowed the OMPEXT_REDUCE_ALLOW_* methods
+     the compiler emitted.  Every thread of the team asks once per
+     reduction, and the plugin must give all of them the same answer for the
+     same reduction.  The runtime takes the answer only where the compiler
+     made that method possible, and keeps its own choice otherwise. */
+  int (*reduce_method)(void *ctx, int gtid, int tid, const void *key,
+                       unsigned allowed);
 } ompext_ops_t;
 
 /* The single symbol the plugin exports for the runtime.  Returns NULL when

@@ -1,0 +1,29 @@
+# slower.awk: the "never slower" table of summary.md, from paired.awk's
+# output: every row whose per-round ext/stock is above 1.00, the largest
+# gap first; one line saying so when there is none.
+#
+# usage: awk -f slower.awk PAIRED_CSV
+#   PAIRED_CSV  measurement,bytes,threads,rounds,median_ratio,iqr
+
+BEGIN { FS = "," }
+FNR == 1 { next }
+$5 + 0 > 1.00 {
+    rows[++n] = sprintf("| %s | %s | %s | %.2f | +%.0f%% | %.2f |", $1, $2, $3, $5, ($5 - 1) * 100, $6)
+    gap[n] = $5 + 0
+}
+END {
+    if (n == 0) {
+        print "No measurement, size or thread count was slower on ext than on stock."
+        exit
+    }
+    # insertion sort, largest ratio first (a few dozen rows at most)
+    for (i = 2; i <= n; i++)
+        for (j = i; j > 1 && gap[j] > gap[j - 1]; j--) {
+            t = gap[j]; gap[j] = gap[j - 1]; gap[j - 1] = t
+            t = rows[j]; rows[j] = rows[j - 1]; rows[j - 1] = t
+        }
+    print "| measurement | bytes | threads | ext/stock per round | gap | iqr |"
+    print "|---|---|---|---|---|---|"
+    for (i = 1; i <= n; i++)
+        print rows[i]
+}

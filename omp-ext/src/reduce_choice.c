@@ -1,0 +1,182 @@
+/*
+ * The reduction method of each call site, chosen by the size of its data.
+ *
+ * The runtime is not told how much data a reduction combines: clang passes
+ * __kmpc_reduce the size of its list of pointers (8 bytes per variable, 16
+ * for a variable-length section), the same for one double as for an array
+ * of 8192.  So the plugin measures it.  A call site (keyed by the
+ * compiler's reduce_func) starts on the tree, where tid 0 combines each
+ * child's data with reduce_func: such a combine is a multi-line copy of
+ * the data, and the median over eight gathers of each gather's fastest
+ * combine is what the plan's table (the model's T_N per
+ * size class, ompext_reduce_sizes_t) turns into a size class, and the class
+ * into the method the model prices cheapest for this team among those the
+ * compiler allowed (atomics, the tree, libomp's critical method).  The
+ * median, not the fastest: a child that ran on tid 0's own core leaves its
+ * data in tid 0's cache, and a combine of cached data looks like a much
+ * smaller one, which would send an array to atomics, the costly mistake;
+ * timing too long only costs a scalar the tree or the lock.
+ *
+ * Every thread of a team must take the same method for the same reduction
+ * (the methods synchronise differently).  A thread's clock counts the
+ * plain barriers it entered and the forks and joins it took part in since
+ * the team's context was made: every thread reads the same clock at the
+ * same point of the program, since all of them meet the same barriers,
+ * forks and joins in the same order.  A decision word holds
+ * (old method, new method, switch time): a reduction at clock t takes the
+ * new method when t >= switch, else the old.  tid 0 publishes a decision
+ * made at its clock t with switch t+1: a thread whose clock is t+1 or later
+ * has passed a barrier, join or fork that tid 0 entered only after
+ * publishing, so it sees the word (tid 0's store is release, and the
+ * barrier or the fork/join flags order its later steps after it); a
+ * thread still at t may or may not see it, and takes the old method
+ * either way.  Once tid 0's own clock reached the switch,
+ * every thread's has, and the word settles to (new, new).  Switch times
+ * compare modulo 2^56; a settled word no longer depends on them.
+ */
+#include "reduce_choice.h"
+
+#include <stddef.h>
+#include <stdio.h>
+
+#define METHOD_BITS 2
+#define SWITCH_SHIFT 8
+
+static uint64_t pack(int old_method, int new_method, uint64_t switch_at) {
+  return (uint64_t)old_method | (uint64_t)new_method << METHOD_BITS |
+         switch_at << SWITCH_SHIFT;
+}
+
+/* The method a decision word gives at clock now. */
+static int unpack_at(uint64_t word, uint64_t now) {
+  const int old_method = (int)(word & 3), new_method = (int)(word >> 2 & 3);
+  /* (now - switch) modulo 2^56, as a signed number: >= 0 once reached. */
+  const int64_t since =
+      (int64_t)((now - (word >> SWITCH_SHIFT)) << SWITCH_SHIFT);
+  return since >= 0 ? new_method : old_method;
+}
+
+void ompext_reduce_choice_init(ompext_reduce_choice_t *rc,
+                               const ompext_reduce_sizes_t *sizes,
+                               ompext_reduce_clock_t *clocks, int nproc) {
+  rc->sizes = sizes;
+  rc->clocks = clocks;
+  for (int t = 0; t < nproc; ++t)
+    clocks[t] = (ompext_reduce_clock_t){0};
+  for (int s = 0; s < OMPEXT_REDUCE_SITES; ++s) {
+    atomic_init(&rc->sites[s].key, 0);
+    atomic_init(&rc->sites[s].decision, 0);
+    rc->sites[s].probes = 0;
+  }
+}
+
+/* The site of key, claimed if new; NULL once the table is full. */
+static ompext_reduce_site_t *site_of(ompext_reduce_choice_t *rc,
+                                     uintptr_t key) {
+  const unsigned start = (unsigned)(key >> 4) % OMPEXT_REDUCE_SITES;
+  for (unsigned i = 0; i < OMPEXT_REDUCE_SITES; ++i) {
+    ompext_reduce_site_t *s = &rc->sites[(start + i) % OMPEXT_REDUCE_SITES];
+    /* Relaxed: the key only names the site; the decision word carries the
+       ordering. */
+    uintptr_t seen = atomic_load_explicit(&s->key, memory_order_relaxed);
+    if (seen == 0 &&
+        atomic_compare_exchange_strong_explicit(
+            &s->key, &seen, key, memory_order_relaxed, memory_order_relaxed))
+      return s;
+    if (seen == key)
+      return s;
+  }
+  return NULL;
+}
+
+/* The upper median of n values (sorted in place; n is small). */
+static double upper_median(double *v, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && v[j] < v[j - 1]; --j) {
+      const double t = v[j];
+      v[j] = v[j - 1];
+      v[j - 1] = t;
+    }
+  return v[n / 2];
+}
+
+int ompext_reduce_size_class(const ompext_reduce_sizes_t *sizes,
+                             double combine_ns) {
+  combine_ns -= sizes->timer_ns;
+  int c = 0;
+  while (c < OMPEXT_REDUCE_CLASSES - 1 && sizes->combine_ns[c] < combine_ns)
+    ++c;
+  return c;
+}
+
+int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
+                                uintptr_t key, unsigned allowed) {
+  const ompext_reduce_sizes_t *sizes = rc->sizes;
+  allowed &= 3;
+  ompext_reduce_clock_t *clock = &rc->clocks[tid];
+  const uint64_t now = clock->ticks;
+  ompext_reduce_site_t *site = NULL;
+  if (sizes->sized && (allowed & OMPEXT_REDUCE_ALLOW_TREE) && key)
+    site = site_of(rc, key);
+  if (tid == 0) {
+    clock->running = site;
+    clock->allowed = allowed;
+    clock->probing = 0;
+  }
+  if (!site)
+    return sizes->one_item[allowed];
+  /* Acquire: pairs with tid 0's release in ompext_reduce_choice_measured
+     (only needed by threads at the switch time or later, see the top). */
+  const uint64_t word =
+      atomic_load_explicit(&site->decision, memory_order_acquire);
+  if (word == 0) {
+    if (tid == 0)
+      clock->probing = 1;
+    return OMPEXT_REDUCE_METHOD_TREE;
+  }
+  const int method = unpack_at(word, now);
+  if (tid == 0) {
+    const int new_method = (int)(word >> 2 & 3);
+    if ((int)(word & 3) != new_method && method == new_method)
+      /* Every thread's clock has reached the switch: settle. Relaxed: the
+         word reads the same to all of them before and after. */
+      atomic_store_explicit(&site->decision, pack(new_method, new_method, 0),
+                            memory_order_relaxed);
+    clock->probing =
+        method == OMPEXT_REDUCE_METHOD_TREE && site->probes < OMPEXT_REDUCE_PROBES;
+  }
+  return method;
+}
+
+int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc) {
+  return rc->clocks[0].probing;
+}
+
+void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
+                                   double combine_ns) {
+  ompext_reduce_clock_t *clock = &rc->clocks[0];
+  ompext_reduce_site_t *site = clock->running;
+  if (!site || !clock->probing)
+    return;
+  clock->probing = 0;
+  site->combine_ns[site->probes++] = combine_ns;
+  if (site->probes < OMPEXT_REDUCE_PROBES)
+    return; /* the site stays on the tree until it has been timed enough */
+  const double median = upper_median(site->combine_ns, OMPEXT_REDUCE_PROBES);
+  const int size_class = ompext_reduce_size_class(rc->sizes, median);
+  const int best = rc->sizes->best[size_class][clock->allowed];
+  if (rc->sizes->verbose) {
+    static const char *const names[] = {"stock", "atomic", "tree", "critical"};
+    fprintf(stderr,
+            "omp-ext: reduction %p: combine %.0f ns (median), about %.0f "
+            "bytes: %s\n",
+            (void *)atomic_load_explicit(&site->key, memory_order_relaxed),
+            median,
+            rc->sizes->line_bytes * (double)(1L << size_class), names[best]);
+  }
+  /* Release: whatever a thread at the switch time reads of the site was
+     written before; tid 0 enters its next barrier after this store. */
+  atomic_store_explicit(&site->decision,
+                        pack(OMPEXT_REDUCE_METHOD_TREE, best, clock->ticks + 1),
+                        memory_order_release);
+}

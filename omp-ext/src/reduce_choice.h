@@ -1,0 +1,84 @@
+/* The reduction method of each call site, chosen by the data's size (see
+   reduce_choice.c). */
+#ifndef OMPEXT_REDUCE_CHOICE_H
+#define OMPEXT_REDUCE_CHOICE_H
+
+#include "ompext/abi.h"
+#include "pad.h"
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+/* Size classes: 1, 2, 4, ... lines. */
+#define OMPEXT_REDUCE_CLASSES 17
+/* Gathers tid 0 times per call site before the site settles. */
+#define OMPEXT_REDUCE_PROBES 8
+/* Call sites one team keeps apart; later ones get the one-item choice. */
+#define OMPEXT_REDUCE_SITES 32
+
+/* What the plan gives the choice, per team: for each size class the
+   longest a tree combine of that class takes (the geometric mean of the
+   model's T_N at its size and the next), and the best method for each set
+   of methods the compiler allowed (OMPEXT_REDUCE_ALLOW_* bits). */
+typedef struct ompext_reduce_sizes {
+  int sized;       /* 0: every size gets one_item */
+  int verbose;     /* OMPEXT_VERBOSE: one line per site when it settles */
+  double line_bytes;
+  int one_item[4]; /* by allowed bits: the choice without a size */
+  double timer_ns; /* what timing a combine adds to it */
+  double combine_ns[OMPEXT_REDUCE_CLASSES];
+  unsigned char best[OMPEXT_REDUCE_CLASSES][4];
+} ompext_reduce_sizes_t;
+
+/* A thread's place in the team's sequence of synchronisations: how many
+   the plugin saw it enter (plain barriers, forks and joins). */
+typedef struct ompext_reduce_clock {
+  alignas(OMPEXT_CACHE_LINE) uint64_t ticks;
+  struct ompext_reduce_site *running; /* tid 0: the site being reduced */
+  unsigned allowed;                   /* tid 0: its allowed methods */
+  int probing;                        /* tid 0: timing its combines */
+} ompext_reduce_clock_t;
+
+typedef struct ompext_reduce_site {
+  alignas(OMPEXT_CACHE_LINE) _Atomic uintptr_t key; /* reduce_func; 0 free */
+  _Atomic uint64_t decision; /* 0: none yet; else see reduce_choice.c */
+  int probes;                /* tid 0 only: gathers timed */
+  double combine_ns[OMPEXT_REDUCE_PROBES]; /* tid 0 only: each one's
+                                              fastest combine */
+} ompext_reduce_site_t;
+
+typedef struct ompext_reduce_choice {
+  const ompext_reduce_sizes_t *sizes;
+  ompext_reduce_clock_t *clocks; /* [nproc] */
+  ompext_reduce_site_t sites[OMPEXT_REDUCE_SITES];
+} ompext_reduce_choice_t;
+
+/* Every thread of the team, on entering each plain barrier the plugin runs
+   and at each fork and join (where it asks for its own fork/join tree).
+   Only the thread itself touches its clock. */
+static inline void ompext_reduce_clock_tick(ompext_reduce_clock_t *c) {
+  ++c->ticks;
+}
+
+void ompext_reduce_choice_init(ompext_reduce_choice_t *rc,
+                               const ompext_reduce_sizes_t *sizes,
+                               ompext_reduce_clock_t *clocks, int nproc);
+
+/* The method (enum ompext_reduce_method) for this thread's reduction at
+   site key with the compiler's allowed methods.  Every thread of the team
+   gets the same answer for the same reduction. */
+int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
+                                uintptr_t key, unsigned allowed);
+
+/* tid 0 during its tree gather: whether to time its combines, and the
+   fastest one it timed (ns, once per gather).  The decision takes effect
+   from this thread's next synchronisation on. */
+int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc);
+void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
+                                   double combine_ns);
+
+/* The size class of a combine timed at combine_ns. */
+int ompext_reduce_size_class(const ompext_reduce_sizes_t *sizes,
+                             double combine_ns);
+
+#endif
