@@ -168,7 +168,7 @@ else
     calibration=$work/calibration.txt
     calibration_origin="measured by ompext-calibrate before the runs"
 fi
-rt_env=([stock]= [ext]="OMPEXT_CALIBRATION=$calibration" [libgomp]=)
+declare -A rt_env=([stock]= [ext]="OMPEXT_CALIBRATION=$calibration" [libgomp]=)
 
 for rt in "${runtimes[@]}"; do
     # prints "<libomp|libgomp> <path> threads=1"
