@@ -544,7 +544,6 @@ static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,
    site the compiler allowed every method, the largest size of each run. */
 static void describe_reduce_sizes(const ompext_reduce_sizes_t *z,
                                   double line_bytes, char *buf, size_t cap) {
-  static const char *const names[] = {"stock", "atomic", "tree", "critical"};
   const unsigned all = OMPEXT_REDUCE_ALLOW_ATOMIC | OMPEXT_REDUCE_ALLOW_TREE;
   size_t used = 0;
   buf[0] = '\0';
@@ -556,13 +555,16 @@ static void describe_reduce_sizes(const ompext_reduce_sizes_t *z,
     const double bytes = line_bytes * (double)(1L << c);
     if (last)
       used += (size_t)snprintf(buf + used, cap - used, "%s%s",
-                               used ? "," : "", names[method]);
+                               used ? "," : "",
+                               ompext_reduce_method_name(method));
     else if (bytes >= 1024)
       used += (size_t)snprintf(buf + used, cap - used, "%s%s<=%.0fKiB",
-                               used ? "," : "", names[method], bytes / 1024);
+                               used ? "," : "",
+                               ompext_reduce_method_name(method), bytes / 1024);
     else
       used += (size_t)snprintf(buf + used, cap - used, "%s%s<=%.0fB",
-                               used ? "," : "", names[method], bytes);
+                               used ? "," : "",
+                               ompext_reduce_method_name(method), bytes);
   }
 }
 

@@ -47,13 +47,22 @@ static uint64_t pack(int old_method, int new_method, uint64_t switch_at) {
          switch_at << SWITCH_SHIFT;
 }
 
+static int old_method_of(uint64_t word) { return (int)(word & 3); }
+static int new_method_of(uint64_t word) {
+  return (int)(word >> METHOD_BITS & 3);
+}
+
 /* The method a decision word gives at clock now. */
 static int unpack_at(uint64_t word, uint64_t now) {
-  const int old_method = (int)(word & 3), new_method = (int)(word >> 2 & 3);
   /* (now - switch) modulo 2^56, as a signed number: >= 0 once reached. */
   const int64_t since =
       (int64_t)((now - (word >> SWITCH_SHIFT)) << SWITCH_SHIFT);
-  return since >= 0 ? new_method : old_method;
+  return since >= 0 ? new_method_of(word) : old_method_of(word);
+}
+
+const char *ompext_reduce_method_name(int method) {
+  static const char *const names[] = {"stock", "atomic", "tree", "critical"};
+  return method >= 0 && method < 4 ? names[method] : "?";
 }
 
 void ompext_reduce_choice_init(ompext_reduce_choice_t *rc,
@@ -100,8 +109,9 @@ static double upper_median(double *v, int n) {
   return v[n / 2];
 }
 
-int ompext_reduce_size_class(const ompext_reduce_sizes_t *sizes,
-                             double combine_ns) {
+/* The size class of a combine timed at combine_ns. */
+static int size_class_of(const ompext_reduce_sizes_t *sizes,
+                         double combine_ns) {
   combine_ns -= sizes->timer_ns;
   int c = 0;
   while (c < OMPEXT_REDUCE_CLASSES - 1 && sizes->combine_ns[c] < combine_ns)
@@ -136,8 +146,8 @@ int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
   }
   const int method = unpack_at(word, now);
   if (tid == 0) {
-    const int new_method = (int)(word >> 2 & 3);
-    if ((int)(word & 3) != new_method && method == new_method)
+    const int new_method = new_method_of(word);
+    if (old_method_of(word) != new_method && method == new_method)
       /* Every thread's clock has reached the switch: settle. Relaxed: the
          word reads the same to all of them before and after. */
       atomic_store_explicit(&site->decision, pack(new_method, new_method, 0),
@@ -163,17 +173,16 @@ void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
   if (site->probes < OMPEXT_REDUCE_PROBES)
     return; /* the site stays on the tree until it has been timed enough */
   const double median = upper_median(site->combine_ns, OMPEXT_REDUCE_PROBES);
-  const int size_class = ompext_reduce_size_class(rc->sizes, median);
+  const int size_class = size_class_of(rc->sizes, median);
   const int best = rc->sizes->best[size_class][clock->allowed];
-  if (rc->sizes->verbose) {
-    static const char *const names[] = {"stock", "atomic", "tree", "critical"};
+  if (rc->sizes->verbose)
     fprintf(stderr,
             "omp-ext: reduction %p: combine %.0f ns (median), about %.0f "
             "bytes: %s\n",
             (void *)atomic_load_explicit(&site->key, memory_order_relaxed),
             median,
-            rc->sizes->line_bytes * (double)(1L << size_class), names[best]);
-  }
+            rc->sizes->line_bytes * (double)(1L << size_class),
+            ompext_reduce_method_name(best));
   /* Release: whatever a thread at the switch time reads of the site was
      written before; tid 0 enters its next barrier after this store. */
   atomic_store_explicit(&site->decision,

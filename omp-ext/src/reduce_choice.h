@@ -77,8 +77,7 @@ int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc);
 void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
                                    double combine_ns);
 
-/* The size class of a combine timed at combine_ns. */
-int ompext_reduce_size_class(const ompext_reduce_sizes_t *sizes,
-                             double combine_ns);
+/* "stock", "atomic", "tree" or "critical" (enum ompext_reduce_method). */
+const char *ompext_reduce_method_name(int method);
 
 #endif
