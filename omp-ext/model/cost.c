@@ -136,12 +136,26 @@ ompext_model_cost_t ompext_model_barrier_dissemination(
  *     max  R_R + 2k*R_R       the setter must take its line back from the
  *                             polling waiter, and each line is read twice
  */
-static ompext_model_cost_t signal_k(const ompext_model_params_t *p, int k) {
+ompext_model_cost_t ompext_model_signal(const ompext_model_params_t *p,
+                                        int k) {
+  if (k < 0)
+    return INVALID_COST;
   return cost(k * p->r_r + p->r_r, 2.0 * k * p->r_r + p->r_r);
 }
 
-static ompext_model_cost_t gather_k(const ompext_model_params_t *p, int k) {
+ompext_model_cost_t ompext_model_gather(const ompext_model_params_t *p,
+                                        int k) {
+  if (k < 0)
+    return INVALID_COST;
   return cost(p->r_l + k * p->r_r, p->r_r + 2.0 * k * p->r_r);
+}
+
+static ompext_model_cost_t signal_k(const ompext_model_params_t *p, int k) {
+  return ompext_model_signal(p, k);
+}
+
+static ompext_model_cost_t gather_k(const ompext_model_params_t *p, int k) {
+  return ompext_model_gather(p, k);
 }
 
 /* k-ary combining tree barrier (not in the paper; derived).  A gather up and
@@ -197,6 +211,80 @@ ompext_model_cost_t ompext_model_barrier_centralized(
   const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
   const ompext_model_cost_t s = signal_k(p, n - 1);
   return cost(nb.min + s.min, nb.max + s.max);
+}
+
+/* Children, in a k-ary heap over tids 0..n-1 (children of t: t*k+1 ..
+   t*k+k), of the leftmost node of depth `depth` (tid (k^depth-1)/(k-1)):
+   the node of that depth with the most children and the deepest subtree,
+   so the leftmost path is the critical one of a gather or release in which
+   each level costs G or S of the node's children.  0 below the tree. */
+int ompext_model_kary_children(int n, int k, int depth) {
+  if (n < 1 || k < 1 || depth < 0)
+    return 0;
+  long node = 0;
+  for (int i = 0; i < depth; ++i) {
+    node = node * k + 1;
+    if (node >= n)
+      return 0;
+  }
+  const long first = node * k + 1;
+  if (first >= n)
+    return 0;
+  return n - first < k ? (int)(n - first) : k;
+}
+
+/* k-ary heap gather and release, level by level along the leftmost path
+   (not in the paper; derived): every level with c children costs G(c) in
+   the gather and S(c) in the release.  Unlike the tree barrier above,
+   which charges every level the full G(k) + S(k), the partial bottom level
+   costs only its own children; the two agree when n fills the tree. */
+ompext_model_cost_t ompext_model_kary_gather(const ompext_model_params_t *p,
+                                             int n, int k) {
+  if (n < 2 || k < 1)
+    return INVALID_COST;
+  ompext_model_cost_t total = cost(0, 0);
+  for (int depth = 0;; ++depth) {
+    const int c = ompext_model_kary_children(n, k, depth);
+    if (c == 0)
+      break;
+    const ompext_model_cost_t g = gather_k(p, c);
+    total = cost(total.min + g.min, total.max + g.max);
+  }
+  return total;
+}
+
+ompext_model_cost_t ompext_model_kary_release(const ompext_model_params_t *p,
+                                              int n, int k) {
+  if (n < 2 || k < 1)
+    return INVALID_COST;
+  ompext_model_cost_t total = cost(0, 0);
+  for (int depth = 0;; ++depth) {
+    const int c = ompext_model_kary_children(n, k, depth);
+    if (c == 0)
+      break;
+    const ompext_model_cost_t s = signal_k(p, c);
+    total = cost(total.min + s.min, total.max + s.max);
+  }
+  return total;
+}
+
+/* omp-ext's fork/join (not in the paper; derived).  The runtime's own
+   executor runs the fork release and the join gather on its per-thread
+   flags, over the plugin's k-ary tree in tid order (forkjoin_tree.c); the
+   pushed ICVs share the line of the go flag (libomp kmp.h, kmp_bstate_t),
+   so each child costs one line in the release, as in any signal.  A fork
+   and the join of an empty region:
+     min/max  release(n, k) + gather(n, k)   (ompext_model_kary_*)
+   k is the tree barrier's (plan.c takes the model's tree k); the team-wide
+   bookkeeping of a fork, the same with or without the plugin, is left
+   out. */
+ompext_model_cost_t ompext_model_forkjoin_tree(const ompext_model_params_t *p,
+                                               int n, int k) {
+  if (n < 2 || k < 1)
+    return INVALID_COST;
+  const ompext_model_cost_t r = ompext_model_kary_release(p, n, k);
+  const ompext_model_cost_t g = ompext_model_kary_gather(p, n, k);
+  return cost(r.min + g.min, r.max + g.max);
 }
 
 /* ------------------------------------------------------------------------ */

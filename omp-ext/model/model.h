@@ -21,6 +21,8 @@
  *            derived from its primitives, marked as such)
  * optimizer.c  per team size (and message size): the best parameters of each
  *            algorithm and the best algorithm, by bounded exhaustive search
+ * baseline.c the collectives of the runtimes omp-ext is compared with
+ *            (libomp as shipped, libgomp), priced with the same pieces
  */
 #ifndef OMPEXT_MODEL_H
 #define OMPEXT_MODEL_H
@@ -131,6 +133,12 @@ double ompext_model_tn(const ompext_model_params_t *p, double lines); /* T_N */
 ompext_model_cost_t ompext_model_notify_back(const ompext_model_params_t *p,
                                              int n); /* T_nb(n), Eq. 4.1/4.2 */
 
+/* The derived primitives of the barriers (cost.c says why each term):
+   S(k), one thread sets k flag lines that their owners poll, and G(k), one
+   thread reads k flag lines that their owners set.  k >= 0. */
+ompext_model_cost_t ompext_model_signal(const ompext_model_params_t *p, int k);
+ompext_model_cost_t ompext_model_gather(const ompext_model_params_t *p, int k);
+
 /* How the number of dissemination rounds is counted.
    ALGORITHM: r = ceil(log_{m+1} n), what the runtime runs (peer offsets
               i*(m+1)^r, i = 1..m, cover (m+1)^r threads after r rounds).
@@ -187,6 +195,21 @@ ompext_model_cost_t ompext_model_reduce_atomic_lines(
 ompext_model_cost_t ompext_model_reduce_critical(
     const ompext_model_params_t *p, int n, double lines);
 
+/* A k-ary heap over tids 0..n-1 (children of t: t*k+1 .. t*k+k): the
+   children of its leftmost node at `depth` (the critical path's node), 0
+   below the tree; the gather and the release along that path, each level
+   G(c) or S(c) of its c children (derived). */
+int ompext_model_kary_children(int n, int k, int depth);
+ompext_model_cost_t ompext_model_kary_gather(const ompext_model_params_t *p,
+                                             int n, int k);
+ompext_model_cost_t ompext_model_kary_release(const ompext_model_params_t *p,
+                                              int n, int k);
+
+/* omp-ext's fork and join of an empty region on its k-ary fork/join tree:
+   release plus gather (derived). */
+ompext_model_cost_t ompext_model_forkjoin_tree(const ompext_model_params_t *p,
+                                               int n, int k);
+
 /* Threads a tree with fan-outs k[0..d-1] reaches: 1 + sum_i prod_{j<=i} k_j
    (Eq. 4.4), saturated at `cap` (pass n). */
 long ompext_model_tree_coverage(int d, const int *k, long cap);
@@ -199,6 +222,8 @@ typedef enum {
   OMPEXT_MODEL_OP_BARRIER,
   OMPEXT_MODEL_OP_BCAST,
   OMPEXT_MODEL_OP_REDUCE,
+  OMPEXT_MODEL_OP_COPYPRIVATE, /* broadcast, then the team's barrier */
+  OMPEXT_MODEL_OP_FORK_JOIN,   /* fork and join of an empty region */
   OMPEXT_MODEL_OP_COUNT
 } ompext_model_op_t;
 
@@ -213,10 +238,15 @@ typedef enum {
   OMPEXT_MODEL_REDUCE_TREE,    /* reduce, k_1..k_d */
   OMPEXT_MODEL_REDUCE_ATOMIC,  /* reduce */
   OMPEXT_MODEL_REDUCE_CRITICAL,/* reduce */
+  OMPEXT_MODEL_COPYPRIVATE_TREE,     /* copyprivate: bcast tree, k_1..k_d */
+  OMPEXT_MODEL_COPYPRIVATE_FLAT,     /* copyprivate: flat bcast */
+  OMPEXT_MODEL_COPYPRIVATE_PIPELINED,/* copyprivate: pipelined, chunk size */
+  OMPEXT_MODEL_FORKJOIN_TREE,        /* fork_join, k */
   OMPEXT_MODEL_ALG_COUNT
 } ompext_model_alg_t;
 
-extern const char *const ompext_model_op_names[]; /* barrier bcast reduce */
+/* barrier bcast reduce copyprivate fork_join */
+extern const char *const ompext_model_op_names[];
 
 const char *ompext_model_alg_name(ompext_model_alg_t alg); /* e.g. "tree" */
 ompext_model_op_t ompext_model_alg_op(ompext_model_alg_t alg);
@@ -301,6 +331,94 @@ int ompext_model_format_config(const ompext_model_params_t *p,
 int ompext_model_parse_config(const ompext_model_params_t *p, const char *text,
                               ompext_model_choice_t *choice, char *err,
                               size_t errcap);
+
+/* ------------------------------------------------------------------------ */
+/* Baselines: the runtimes omp-ext is compared with (baseline.c)            */
+/* ------------------------------------------------------------------------ */
+
+/* libomp's defaults (LLVM 19, x86-64): branch bits of the plain and the
+   fork/join barriers (radix 4), of the reduction barrier (radix 2), and the
+   largest team that reduces with atomics. */
+#define OMPEXT_MODEL_LIBOMP_BRANCH_BITS 2
+#define OMPEXT_MODEL_LIBOMP_REDUCTION_BRANCH_BITS 1
+#define OMPEXT_MODEL_LIBOMP_ATOMIC_CUTOFF 4
+
+typedef enum {
+  OMPEXT_MODEL_LIBOMP_LINEAR, /* KMP_*_BARRIER_PATTERN=linear */
+  OMPEXT_MODEL_LIBOMP_TREE,   /* tree */
+  OMPEXT_MODEL_LIBOMP_HYPER   /* hyper, the default */
+} ompext_model_libomp_pattern_t;
+
+/* Levels of the hypercube-embedded tree (offsets 1, 2^bits, ... below n),
+   and tid 0's children at one of them (-1 / 0 for bad arguments). */
+int ompext_model_hyper_levels(int n, int branch_bits);
+int ompext_model_hyper_children(int n, int branch_bits, int level);
+
+/* libomp's barrier halves; combine_lines 0: no reduction, N >= 1: each
+   child's N lines are combined as it arrives. */
+ompext_model_cost_t ompext_model_libomp_gather(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n, int branch_bits, double combine_lines);
+ompext_model_cost_t ompext_model_libomp_release(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n, int branch_bits);
+ompext_model_cost_t ompext_model_libomp_barrier(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n, int branch_bits);
+/* libomp's reductions of `lines` lines: the tree in the reduction barrier,
+   and the method libomp picks (*method: "atomic" or "tree", may be NULL). */
+ompext_model_cost_t ompext_model_libomp_reduce_tree(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n, double lines);
+ompext_model_cost_t ompext_model_libomp_reduce(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n, double lines, const char **method);
+ompext_model_cost_t ompext_model_libomp_copyprivate(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n, double lines);
+ompext_model_cost_t ompext_model_libomp_fork_join(
+    const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
+    int n);
+
+/* libgomp (GCC): the centralized barrier, GCC's reductions (*method:
+   "atomic" or "lock"), copyprivate, fork/join of a pooled team. */
+ompext_model_cost_t ompext_model_libgomp_barrier(
+    const ompext_model_params_t *p, int n);
+ompext_model_cost_t ompext_model_libgomp_reduce(
+    const ompext_model_params_t *p, int n, double lines, const char **method);
+ompext_model_cost_t ompext_model_libgomp_copyprivate(
+    const ompext_model_params_t *p, int n, double lines);
+ompext_model_cost_t ompext_model_libgomp_fork_join(
+    const ompext_model_params_t *p, int n);
+
+typedef enum {
+  OMPEXT_MODEL_BASELINE_STOCK,        /* libomp as shipped (hyper) */
+  OMPEXT_MODEL_BASELINE_STOCK_TREE,   /* libomp, tree pattern */
+  OMPEXT_MODEL_BASELINE_STOCK_LINEAR, /* libomp, linear pattern */
+  OMPEXT_MODEL_BASELINE_LIBGOMP,      /* GCC's libgomp */
+  OMPEXT_MODEL_BASELINE_COUNT
+} ompext_model_baseline_t;
+
+/* "stock", "stock-tree", "stock-linear", "libgomp", NULL-terminated. */
+extern const char *const ompext_model_baseline_names[];
+int ompext_model_baseline_lookup(const char *name,
+                                 ompext_model_baseline_t *out); /* 0, -1 */
+/* Whether the baseline has op (none has a broadcast alone: a runtime
+   broadcasts only inside copyprivate). */
+int ompext_model_baseline_has_op(ompext_model_baseline_t b,
+                                 ompext_model_op_t op);
+
+typedef struct ompext_model_baseline_cost {
+  ompext_model_cost_t cost;
+  char method[64]; /* "stock:hyper", "stock:atomic", "libgomp:lock", ... */
+} ompext_model_baseline_cost_t;
+
+/* The baseline's cost of op for n threads and `lines` lines (bcast-like
+   and reduce ops).  0, or -1 (no such op, n < 2). */
+int ompext_model_baseline_cost(const ompext_model_params_t *p,
+                               ompext_model_baseline_t b,
+                               ompext_model_op_t op, int n, long lines,
+                               ompext_model_baseline_cost_t *out);
 
 /* Cache lines of a message of `bytes` bytes (at least 1). */
 long ompext_model_lines_for_bytes(const ompext_model_params_t *p, long bytes);

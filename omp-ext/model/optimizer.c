@@ -20,6 +20,12 @@
  *   pipelined       chunk sizes N_cl in lines with P = ceil(N/N_cl) >= n-1
  *                   packets (the paper's premise: every receiving thread
  *                   copies a different packet in each stage)
+ *   copyprivate     the broadcast of the same name, then the team's best
+ *                   barrier (the plugin replaces libomp's first barrier by
+ *                   the broadcast and runs its own plain barrier as the
+ *                   second): the broadcast's search plus a constant
+ *   fork/join tree  no search of its own: the tree barrier's best k, as the
+ *                   plugin's plan takes it (plan.c)
  *
  * Why non-increasing fan-outs lose nothing: both tree costs are a constant
  * plus a sum of per-level terms, h(k_1) + ... + h(k_d), so every ordering
@@ -45,7 +51,8 @@
  *      narrower top (so k=3,2 beats k=4,1); smaller chunk;
  *   4. between algorithms of one op, the order of ompext_model_op_algs:
  *      barrier: dissemination, tree, tournament, centralized;
- *      bcast: tree, flat, pipelined; reduce: tree, atomic.
+ *      bcast and copyprivate: tree, flat, pipelined; reduce: tree,
+ *      atomic, critical.
  */
 #include "model.h"
 
@@ -57,8 +64,8 @@
 
 #define TIE_REL 1e-9
 
-const char *const ompext_model_op_names[] = {"barrier", "bcast", "reduce",
-                                              NULL};
+const char *const ompext_model_op_names[] = {
+    "barrier", "bcast", "reduce", "copyprivate", "fork_join", NULL};
 
 static const struct {
   const char *name;
@@ -74,7 +81,31 @@ static const struct {
     [OMPEXT_MODEL_REDUCE_TREE] = {"tree", OMPEXT_MODEL_OP_REDUCE},
     [OMPEXT_MODEL_REDUCE_ATOMIC] = {"atomic", OMPEXT_MODEL_OP_REDUCE},
     [OMPEXT_MODEL_REDUCE_CRITICAL] = {"critical", OMPEXT_MODEL_OP_REDUCE},
+    [OMPEXT_MODEL_COPYPRIVATE_TREE] = {"tree", OMPEXT_MODEL_OP_COPYPRIVATE},
+    [OMPEXT_MODEL_COPYPRIVATE_FLAT] = {"flat", OMPEXT_MODEL_OP_COPYPRIVATE},
+    [OMPEXT_MODEL_COPYPRIVATE_PIPELINED] = {"pipelined",
+                                            OMPEXT_MODEL_OP_COPYPRIVATE},
+    [OMPEXT_MODEL_FORKJOIN_TREE] = {"tree", OMPEXT_MODEL_OP_FORK_JOIN},
 };
+
+/* The broadcast a copyprivate algorithm runs (the algorithm itself if it is
+   not one). */
+static ompext_model_alg_t bcast_of(ompext_model_alg_t alg) {
+  switch (alg) {
+  case OMPEXT_MODEL_COPYPRIVATE_TREE:
+    return OMPEXT_MODEL_BCAST_TREE;
+  case OMPEXT_MODEL_COPYPRIVATE_FLAT:
+    return OMPEXT_MODEL_BCAST_FLAT;
+  case OMPEXT_MODEL_COPYPRIVATE_PIPELINED:
+    return OMPEXT_MODEL_BCAST_PIPELINED;
+  default:
+    return alg;
+  }
+}
+
+static int is_copyprivate(ompext_model_alg_t alg) {
+  return bcast_of(alg) != alg;
+}
 
 const char *ompext_model_alg_name(ompext_model_alg_t alg) {
   return (unsigned)alg < OMPEXT_MODEL_ALG_COUNT ? alg_info[alg].name : "?";
@@ -141,11 +172,12 @@ static int cmp_int(long a, long b) { return (a > b) - (a < b); }
 
 static int cmp_structure(const ompext_model_choice_t *a,
                          const ompext_model_choice_t *b) {
-  switch (a->alg) {
+  switch (bcast_of(a->alg)) {
   case OMPEXT_MODEL_DISSEMINATION:
     return cmp_int(a->m, b->m);
   case OMPEXT_MODEL_BARRIER_TREE:
   case OMPEXT_MODEL_TOURNAMENT:
+  case OMPEXT_MODEL_FORKJOIN_TREE:
     return cmp_int(a->k, b->k);
   case OMPEXT_MODEL_BCAST_TREE:
   case OMPEXT_MODEL_REDUCE_TREE: {
@@ -187,6 +219,32 @@ static int tree_valid(int n, int maxk, int d, const int *k) {
          ompext_model_tree_coverage(d - 1, k, n) < n;
 }
 
+/* The barrier a copyprivate ends with: the team's best. */
+static int closing_barrier(const ompext_model_params_t *p,
+                           const ompext_model_options_t *o, int n,
+                           ompext_model_cost_t *out) {
+  ompext_model_choice_t b;
+  if (ompext_model_best(p, o, OMPEXT_MODEL_OP_BARRIER, n, 1, &b) != 0)
+    return -1;
+  *out = b.cost;
+  return 0;
+}
+
+/* A copyprivate choice from the broadcast's evaluated choice: the same
+   configuration, the barrier's cost added. */
+static int add_closing_barrier(const ompext_model_params_t *p,
+                               const ompext_model_options_t *o,
+                               ompext_model_alg_t alg,
+                               ompext_model_choice_t *ch) {
+  ompext_model_cost_t b;
+  if (closing_barrier(p, o, ch->n, &b) != 0)
+    return -1;
+  ch->alg = alg;
+  ch->cost.min += b.min;
+  ch->cost.max += b.max;
+  return 0;
+}
+
 int ompext_model_evaluate(const ompext_model_params_t *p,
                           const ompext_model_options_t *o,
                           ompext_model_choice_t *ch) {
@@ -194,6 +252,16 @@ int ompext_model_evaluate(const ompext_model_params_t *p,
   ompext_model_cost_t c = {NAN, NAN};
   if (n < 2)
     return -1;
+  if (is_copyprivate(ch->alg)) {
+    const ompext_model_alg_t alg = ch->alg;
+    ch->alg = bcast_of(alg);
+    const int rc = ompext_model_evaluate(p, o, ch);
+    if (rc != 0) {
+      ch->alg = alg;
+      return rc;
+    }
+    return add_closing_barrier(p, o, alg, ch);
+  }
   /* Canonical form: no fan-outs below the tree's depth. */
   if (ch->depth >= 0 && ch->depth < OMPEXT_MODEL_MAX_LEVELS)
     memset(ch->fanout + ch->depth, 0,
@@ -246,6 +314,11 @@ int ompext_model_evaluate(const ompext_model_params_t *p,
     break;
   case OMPEXT_MODEL_REDUCE_CRITICAL:
     c = ompext_model_reduce_critical(p, n, (double)ch->lines);
+    break;
+  case OMPEXT_MODEL_FORKJOIN_TREE:
+    if (ch->k < 1 || ch->k > (n - 1 > 2 ? n - 1 : 2))
+      return -1;
+    c = ompext_model_forkjoin_tree(p, n, ch->k);
     break;
   default:
     return -1;
@@ -397,6 +470,11 @@ int ompext_model_best_config(const ompext_model_params_t *p,
                              ompext_model_choice_t *out) {
   if (n < 2)
     return -1;
+  if (is_copyprivate(alg)) {
+    if (ompext_model_best_config(p, o, bcast_of(alg), n, lines, out) != 0)
+      return -1;
+    return add_closing_barrier(p, o, alg, out);
+  }
   ompext_model_choice_t cand, best;
   int have = 0;
   choice_init(&cand, alg, n, lines);
@@ -424,6 +502,15 @@ int ompext_model_best_config(const ompext_model_params_t *p,
       consider(p, o, &cand, &best, &have);
     }
     break;
+  case OMPEXT_MODEL_FORKJOIN_TREE: {
+    ompext_model_choice_t tree;
+    if (ompext_model_best_config(p, o, OMPEXT_MODEL_BARRIER_TREE, n, 1,
+                                 &tree) != 0)
+      return -1;
+    cand.k = tree.k;
+    consider(p, o, &cand, &best, &have);
+    break;
+  }
   case OMPEXT_MODEL_BCAST_TREE:
   case OMPEXT_MODEL_REDUCE_TREE:
     return best_tree(p, o, alg, n, lines, out);
@@ -477,11 +564,12 @@ long ompext_model_lines_for_bytes(const ompext_model_params_t *p, long bytes) {
 int ompext_model_format_config(const ompext_model_params_t *p,
                                const ompext_model_choice_t *c, char *buf,
                                size_t cap) {
-  switch (c->alg) {
+  switch (bcast_of(c->alg)) {
   case OMPEXT_MODEL_DISSEMINATION:
     return snprintf(buf, cap, "m=%d", c->m);
   case OMPEXT_MODEL_BARRIER_TREE:
   case OMPEXT_MODEL_TOURNAMENT:
+  case OMPEXT_MODEL_FORKJOIN_TREE:
     return snprintf(buf, cap, "k=%d", c->k);
   case OMPEXT_MODEL_BCAST_TREE:
   case OMPEXT_MODEL_REDUCE_TREE: {
@@ -528,7 +616,7 @@ int ompext_model_parse_config(const ompext_model_params_t *p, const char *text,
                               ompext_model_choice_t *ch, char *err,
                               size_t errcap) {
   const char *name = ompext_model_alg_name(ch->alg);
-  switch (ch->alg) {
+  switch (bcast_of(ch->alg)) {
   case OMPEXT_MODEL_CENTRALIZED:
   case OMPEXT_MODEL_BCAST_FLAT:
   case OMPEXT_MODEL_REDUCE_ATOMIC:
@@ -551,7 +639,8 @@ int ompext_model_parse_config(const ompext_model_params_t *p, const char *text,
     return 0;
   }
   case OMPEXT_MODEL_BARRIER_TREE:
-  case OMPEXT_MODEL_TOURNAMENT: {
+  case OMPEXT_MODEL_TOURNAMENT:
+  case OMPEXT_MODEL_FORKJOIN_TREE: {
     const char *s = text;
     long k;
     if (strncmp(s, "k=", 2) != 0 || (s += 2, parse_count(&s, 1 << 20, &k)) ||

@@ -108,6 +108,11 @@ static void trees(ompext_model_choice_t *c, int depth, long covered,
   }
 }
 
+static int alg_is_copyprivate(int alg) {
+  return ompext_model_alg_op((ompext_model_alg_t)alg) ==
+         OMPEXT_MODEL_OP_COPYPRIVATE;
+}
+
 static int brute(ompext_model_alg_t alg, int n, long lines, int sorted,
                  ompext_model_choice_t *best) {
   ompext_model_choice_t c;
@@ -131,13 +136,25 @@ static int brute(ompext_model_alg_t alg, int n, long lines, int sorted,
         offer(&c, best, &have);
     break;
   case OMPEXT_MODEL_BCAST_PIPELINED:
+  case OMPEXT_MODEL_COPYPRIVATE_PIPELINED:
     for (c.chunk_lines = 1; c.chunk_lines <= lines; ++c.chunk_lines)
       offer(&c, best, &have);
     break;
   case OMPEXT_MODEL_BCAST_TREE:
   case OMPEXT_MODEL_REDUCE_TREE:
+  case OMPEXT_MODEL_COPYPRIVATE_TREE:
     trees(&c, 0, 1, 1, n - 1, sorted, best, &have);
     break;
+  case OMPEXT_MODEL_FORKJOIN_TREE: {
+    /* The plan's rule: the tree barrier's best k, not a search of its
+       own. */
+    ompext_model_choice_t tree;
+    if (brute(OMPEXT_MODEL_BARRIER_TREE, n, 1, sorted, &tree) != 0)
+      return -1;
+    c.k = tree.k;
+    offer(&c, best, &have);
+    break;
+  }
   default:
     offer(&c, best, &have);
     break;
@@ -154,11 +171,14 @@ static int same_config(const ompext_model_choice_t *a,
     return a->m == b->m;
   case OMPEXT_MODEL_BARRIER_TREE:
   case OMPEXT_MODEL_TOURNAMENT:
+  case OMPEXT_MODEL_FORKJOIN_TREE:
     return a->k == b->k;
   case OMPEXT_MODEL_BCAST_PIPELINED:
+  case OMPEXT_MODEL_COPYPRIVATE_PIPELINED:
     return a->chunk_lines == b->chunk_lines;
   case OMPEXT_MODEL_BCAST_TREE:
   case OMPEXT_MODEL_REDUCE_TREE:
+  case OMPEXT_MODEL_COPYPRIVATE_TREE:
     if (a->depth != b->depth)
       return 0;
     for (int i = 0; i < a->depth; ++i)
@@ -260,9 +280,12 @@ int main(int argc, char **argv) {
           for (int alg = 0; alg < OMPEXT_MODEL_ALG_COUNT; ++alg) {
             if (rounds && alg != OMPEXT_MODEL_DISSEMINATION)
               continue; /* rounds only matter there */
-            const int is_bcast =
-                ompext_model_alg_op((ompext_model_alg_t)alg) ==
-                OMPEXT_MODEL_OP_BCAST;
+            if (alg_is_copyprivate(alg) && n > 12)
+              continue; /* each brute-force tree evaluates the barrier */
+            const ompext_model_op_t alg_op =
+                ompext_model_alg_op((ompext_model_alg_t)alg);
+            const int is_bcast = alg_op == OMPEXT_MODEL_OP_BCAST ||
+                                 alg_op == OMPEXT_MODEL_OP_COPYPRIVATE;
             const int nlines = is_bcast ? 6 : 1;
             for (int li = 0; li < nlines; ++li) {
               const long lines = is_bcast ? line_choices[li] : 1;
@@ -301,7 +324,10 @@ int main(int argc, char **argv) {
             continue;
           /* Per op: the best algorithm. */
           for (int op = 0; op < OMPEXT_MODEL_OP_COUNT; ++op) {
-            const long lines = op == OMPEXT_MODEL_OP_BCAST ? 7 : 1;
+            const long lines = op == OMPEXT_MODEL_OP_BCAST ||
+                                       op == OMPEXT_MODEL_OP_COPYPRIVATE
+                                   ? 7
+                                   : 1;
             ompext_model_alg_t algs[OMPEXT_MODEL_ALG_COUNT];
             int count = ompext_model_op_algs((ompext_model_op_t)op, algs);
             ompext_model_choice_t want, cand, got;
