@@ -5,7 +5,9 @@
  * (or every algorithm's best, or one given configuration) with its
  * parameters and its predicted min and max cost, from the min-max model of
  * Ramos and Hoefler (see omp-ext/model/model.h), and can plot the predicted
- * cost against the team size with gnuplot.
+ * cost against the team size with gnuplot.  With --compare it puts a
+ * baseline runtime's cost (libomp as shipped, libgomp; baseline.c) and the
+ * ratio ext/baseline beside each row.
  *
  * Exit status: 0 success, 1 a runtime failure (gnuplot missing or failing,
  * a file not writable), 2 bad usage or input.
@@ -31,7 +33,8 @@ static const char *progname = "ompext-model";
 static void usage(FILE *f) {
   fprintf(f,
 "usage: ompext-model [--params NAME|FILE] [--set NAME=VALUE ...]\n"
-"                    --op barrier|bcast|reduce --threads A-B\n"
+"                    --op barrier|bcast|reduce|copyprivate|fork_join\n"
+"                    --threads A-B [--compare BASELINE]\n"
 "                    [--bytes N] [--rounds paper|algorithm]\n"
 "                    [--criterion min|max] [--all | --algorithm NAME\n"
 "                    [--fix PARAMS]] [--max-m M] [--max-k K] [--max-depth D]\n"
@@ -49,9 +52,11 @@ static void usage(FILE *f) {
 "                      comments; 'base NAME' first to start from a set other\n"
 "                      than default); default: default\n"
 "  --set NAME=VALUE    override one parameter: R_L R_R R_I a b c o q p line\n"
-"  --op OP             barrier, bcast (copyprivate) or reduce\n"
+"  --op OP             barrier, bcast (the broadcast alone), reduce,\n"
+"                      copyprivate (broadcast, then the team's barrier) or\n"
+"                      fork_join (fork and join of an empty region)\n"
 "  --threads A-B       team sizes A..B (or one size N), 2 <= A <= B <= %d\n"
-"  --bytes N           bcast message or reduce data size in bytes\n"
+"  --bytes N           bcast/copyprivate message or reduce data size in bytes\n"
 "                      (default 8: one item; a reduction of more than one\n"
 "                      line is an array of 8-byte items)\n"
 "  --rounds R          dissemination rounds: algorithm = ceil(log_{m+1} n),\n"
@@ -60,16 +65,25 @@ static void usage(FILE *f) {
 "  --criterion C       minimise the min cost (default, as the paper) or max\n"
 "  --all               every algorithm's best, not only the overall best\n"
 "  --algorithm NAME    only this algorithm: barrier: dissemination, tree,\n"
-"                      tournament, centralized; bcast: tree, flat, pipelined;\n"
-"                      reduce: tree, atomic, critical\n"
+"                      tournament, centralized; bcast and copyprivate: tree,\n"
+"                      flat, pipelined; reduce: tree, atomic, critical;\n"
+"                      fork_join: tree\n"
 "  --fix PARAMS        evaluate this configuration of --algorithm instead of\n"
 "                      optimising: m=4, k=4 (barrier tree; tournament: k=0\n"
 "                      is its own release), k=4,4,3 (k_1 first), chunk=BYTES\n"
 "  --max-m, --max-k, --max-depth  bound the search (default: n-1, n-1, %d)\n"
+"  --compare BASELINE  also price the baseline runtime per team size, and\n"
+"                      the ratios ext/baseline (min/min, max/max): stock\n"
+"                      (libomp as shipped, hyper barriers), stock-tree,\n"
+"                      stock-linear (libomp's other barrier patterns) or\n"
+"                      libgomp; any op but bcast\n"
 "  --format F          table (default) or csv: threads,op,algorithm,\n"
-"                      parameters,min_ns,max_ns\n"
-"  --plot FILE.png     also plot cost vs team size per algorithm (writes the\n"
-"                      gnuplot script next to it, runs gnuplot)\n"
+"                      parameters,min_ns,max_ns (with --compare also\n"
+"                      baseline,baseline_min_ns,baseline_max_ns,ratio_min,\n"
+"                      ratio_max)\n"
+"  --plot FILE.png     also plot cost vs team size per algorithm, and the\n"
+"                      baseline with --compare (writes the gnuplot script\n"
+"                      next to it, runs gnuplot)\n"
 "  --print-params      print the parameter set in the file format\n"
 "  --list-params       list the built-in parameter sets\n"
 "\n"
@@ -140,8 +154,11 @@ static void csv_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
+/* One row; `base` (NULL without --compare) adds the baseline's cost and
+   the ratios ext/baseline. */
 static void print_row(FILE *f, int csv, const ompext_model_params_t *p,
-                      const ompext_model_choice_t *c) {
+                      const ompext_model_choice_t *c,
+                      const ompext_model_baseline_cost_t *base) {
   char config[512];
   ompext_model_format_config(p, c, config, sizeof(config));
   const char *op = ompext_model_op_names[ompext_model_alg_op(c->alg)];
@@ -149,10 +166,22 @@ static void print_row(FILE *f, int csv, const ompext_model_params_t *p,
   if (csv) {
     fprintf(f, "%d,%s,%s,", c->n, op, alg);
     csv_field(f, config);
-    fprintf(f, ",%.3f,%.3f\n", c->cost.min, c->cost.max);
+    fprintf(f, ",%.3f,%.3f", c->cost.min, c->cost.max);
+    if (base) {
+      fputc(',', f);
+      csv_field(f, base->method);
+      fprintf(f, ",%.3f,%.3f,%.4f,%.4f", base->cost.min, base->cost.max,
+              c->cost.min / base->cost.min, c->cost.max / base->cost.max);
+    }
+    fputc('\n', f);
   } else {
-    fprintf(f, "%7d  %-7s  %-13s  %-14s  %10.1f  %10.1f\n", c->n, op, alg,
+    fprintf(f, "%7d  %-11s  %-13s  %-14s  %10.1f  %10.1f", c->n, op, alg,
             config, c->cost.min, c->cost.max);
+    if (base)
+      fprintf(f, "  %-20s  %10.1f  %10.1f  %9.3f  %9.3f", base->method,
+              base->cost.min, base->cost.max, c->cost.min / base->cost.min,
+              c->cost.max / base->cost.max);
+    fputc('\n', f);
   }
 }
 
@@ -198,9 +227,18 @@ typedef struct plot_series {
   ompext_model_choice_t *points; /* [count] */
 } plot_series_t;
 
+/* The baseline's points for the plot (count 0: no --compare). */
+typedef struct plot_baseline {
+  const char *name;
+  int count;
+  const int *n;                             /* [count] */
+  const ompext_model_baseline_cost_t *cost; /* [count] */
+} plot_baseline_t;
+
 static int write_plot(const char *png, const ompext_model_params_t *p,
                       const ompext_model_options_t *o, ompext_model_op_t op,
-                      long bytes, plot_series_t *series, int nseries) {
+                      long bytes, plot_series_t *series, int nseries,
+                      const plot_baseline_t *base) {
   /* The script beside the image: FILE.png -> FILE.gp */
   size_t len = strlen(png);
   char *script = malloc(len + 4);
@@ -231,21 +269,26 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
   fprintf(f, "set output ");
   gp_string(f, png);
   fprintf(f, "\n");
-  char title[512];
-  if (op == OMPEXT_MODEL_OP_BCAST)
+  char title[512], versus[96] = "";
+  if (base->count > 0)
+    snprintf(versus, sizeof(versus), ", vs %s", base->name);
+  if (op == OMPEXT_MODEL_OP_BCAST || op == OMPEXT_MODEL_OP_COPYPRIVATE ||
+      op == OMPEXT_MODEL_OP_REDUCE)
     snprintf(title, sizeof(title),
-             "omp-ext model: %s of %ld bytes, parameters %s, best %s cost",
+             "omp-ext model: %s of %ld bytes, parameters %s, best %s cost%s",
              ompext_model_op_names[op], bytes, p->name,
-             o->criterion == OMPEXT_MODEL_CRITERION_MAX ? "max" : "min");
+             o->criterion == OMPEXT_MODEL_CRITERION_MAX ? "max" : "min",
+             versus);
   else
     snprintf(title, sizeof(title),
-             "omp-ext model: %s, parameters %s, best %s cost%s",
+             "omp-ext model: %s, parameters %s, best %s cost%s%s",
              ompext_model_op_names[op], p->name,
              o->criterion == OMPEXT_MODEL_CRITERION_MAX ? "max" : "min",
              op == OMPEXT_MODEL_OP_BARRIER &&
                      o->rounds == OMPEXT_MODEL_ROUNDS_PAPER
                  ? " (paper rounds)"
-                 : "");
+                 : "",
+             versus);
   fprintf(f, "set title ");
   gp_string(f, title);
   fprintf(f, "\nset xlabel 'threads'\nset ylabel 'predicted time (ns)'\n"
@@ -255,6 +298,13 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
     for (int i = 0; i < series[s].count; ++i)
       fprintf(f, "%d %.3f %.3f\n", series[s].points[i].n,
               series[s].points[i].cost.min, series[s].points[i].cost.max);
+    fprintf(f, "EOD\n");
+  }
+  if (base->count > 0) {
+    fprintf(f, "$baseline << EOD\n");
+    for (int i = 0; i < base->count; ++i)
+      fprintf(f, "%d %.3f %.3f\n", base->n[i], base->cost[i].cost.min,
+              base->cost[i].cost.max);
     fprintf(f, "EOD\n");
   }
   fprintf(f, "plot ");
@@ -268,6 +318,21 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
             "title '%s (min)', \\\n     $%s using 1:3 with lines lc %d dt 2 "
             "title '%s (max)'",
             first ? "" : ", \\\n     ", name, s + 1, name, name, s + 1, name);
+    first = 0;
+  }
+  if (base->count > 0) {
+    /* Black, thicker: the line the others are measured against. */
+    fprintf(f,
+            "%s$baseline using 1:2 with linespoints lc rgb 'black' lw 2 pt 5 "
+            "ps 0.5 dt 1 title ",
+            first ? "" : ", \\\n     ");
+    char label[128];
+    snprintf(label, sizeof(label), "%s (min)", base->name);
+    gp_string(f, label);
+    fprintf(f, ", \\\n     $baseline using 1:3 with lines lc rgb 'black' "
+               "lw 2 dt 2 title ");
+    snprintf(label, sizeof(label), "%s (max)", base->name);
+    gp_string(f, label);
     first = 0;
   }
   if (first)
@@ -329,6 +394,7 @@ int main(int argc, char **argv) {
   const char *rounds_arg = NULL, *criterion_arg = NULL, *format_arg = NULL;
   const char *plot_arg = NULL, *alg_arg = NULL, *fix_arg = NULL;
   const char *maxm_arg = NULL, *maxk_arg = NULL, *maxd_arg = NULL;
+  const char *compare_arg = NULL;
   int all = 0, print_params = 0;
 
   for (int i = 1; i < argc; ++i) {
@@ -363,12 +429,12 @@ int main(int argc, char **argv) {
                 {"--bytes", 3},     {"--rounds", 4},    {"--criterion", 5},
                 {"--format", 6},    {"--plot", 7},      {"--algorithm", 8},
                 {"--fix", 9},       {"--max-m", 10},    {"--max-k", 11},
-                {"--max-depth", 12}};
+                {"--max-depth", 12}, {"--compare", 13}};
     const char **targets[] = {&params_arg, &op_arg,   &threads_arg,
                               &bytes_arg,  &rounds_arg, &criterion_arg,
                               &format_arg, &plot_arg, &alg_arg,
                               &fix_arg,    &maxm_arg, &maxk_arg,
-                              &maxd_arg};
+                              &maxd_arg,   &compare_arg};
     for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); ++o)
       if (strcmp(a, opts[o].name) == 0)
         slot = targets[opts[o].index];
@@ -402,10 +468,32 @@ int main(int argc, char **argv) {
 
   /* The question. */
   if (!op_arg)
-    return fail_usage("%s", "--op is required (barrier, bcast or reduce)");
+    return fail_usage("%s", "--op is required (barrier, bcast, reduce, "
+                            "copyprivate or fork_join)");
   ompext_model_op_t op;
   if (ompext_model_op_lookup(op_arg, &op))
-    return fail_usage("unknown op '%s' (barrier, bcast or reduce)", op_arg);
+    return fail_usage("unknown op '%s' (barrier, bcast, reduce, copyprivate "
+                      "or fork_join)", op_arg);
+  ompext_model_baseline_t baseline = OMPEXT_MODEL_BASELINE_STOCK;
+  if (compare_arg) {
+    if (ompext_model_baseline_lookup(compare_arg, &baseline)) {
+      char names[256] = "";
+      for (int i = 0; ompext_model_baseline_names[i]; ++i) {
+        strcat(names, i ? ", " : "");
+        strcat(names, ompext_model_baseline_names[i]);
+      }
+      fprintf(stderr, "%s: unknown baseline '%s' for --compare (%s)\n",
+              progname, compare_arg, names);
+      return 2;
+    }
+    if (!ompext_model_baseline_has_op(baseline, op)) {
+      fprintf(stderr,
+              "%s: --compare %s: the baseline has no %s of its own (a "
+              "runtime broadcasts only inside copyprivate: use --op "
+              "copyprivate)\n", progname, compare_arg, op_arg);
+      return 2;
+    }
+  }
   if (!threads_arg)
     return fail_usage("%s", "--threads A-B is required");
   int lo, hi;
@@ -417,9 +505,10 @@ int main(int argc, char **argv) {
   }
   long bytes = 8;
   if (bytes_arg) {
-    if (op == OMPEXT_MODEL_OP_BARRIER)
-      return fail_usage("--bytes applies to --op bcast and reduce only (the "
-                        "%s model has no message size)", op_arg);
+    if (op == OMPEXT_MODEL_OP_BARRIER || op == OMPEXT_MODEL_OP_FORK_JOIN)
+      return fail_usage("--bytes applies to --op bcast, reduce and "
+                        "copyprivate only (the %s model has no message "
+                        "size)", op_arg);
     if (parse_long(bytes_arg, 1, 1L << 40, &bytes))
       return fail_usage("bad --bytes '%s' (a whole number of bytes >= 1)",
                         bytes_arg);
@@ -501,7 +590,10 @@ int main(int argc, char **argv) {
   memset(series, 0, sizeof(series));
   ompext_model_choice_t *best = calloc((size_t)count, sizeof(*best));
   int *have_best = calloc((size_t)count, sizeof(*have_best));
-  if (!best || !have_best) {
+  /* With --compare: the baseline per team size. */
+  ompext_model_baseline_cost_t *base = calloc((size_t)count, sizeof(*base));
+  int *base_n = calloc((size_t)count, sizeof(*base_n));
+  if (!best || !have_best || !base || !base_n) {
     fprintf(stderr, "%s: out of memory\n", progname);
     rc = 1;
     goto done;
@@ -553,19 +645,40 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (compare_arg)
+    for (int n = lo; n <= hi; ++n) {
+      base_n[n - lo] = n;
+      if (ompext_model_baseline_cost(&params, baseline, op, n, lines,
+                                     &base[n - lo])) {
+        fprintf(stderr, "%s: --compare %s: no %s cost for %d threads\n",
+                progname, compare_arg, op_arg, n);
+        rc = 2;
+        goto done;
+      }
+    }
+
   /* Print. */
   if (csv) {
-    printf("threads,op,algorithm,parameters,min_ns,max_ns\n");
+    printf("threads,op,algorithm,parameters,min_ns,max_ns%s\n",
+           compare_arg ? ",baseline,baseline_min_ns,baseline_max_ns,"
+                         "ratio_min,ratio_max"
+                       : "");
   } else {
     printf("# parameters %s; criterion %s", params.name,
            opts.criterion == OMPEXT_MODEL_CRITERION_MAX ? "max" : "min");
     if (op == OMPEXT_MODEL_OP_BARRIER)
       printf("; rounds %s",
              opts.rounds == OMPEXT_MODEL_ROUNDS_PAPER ? "paper" : "algorithm");
-    if (op != OMPEXT_MODEL_OP_BARRIER)
+    if (op != OMPEXT_MODEL_OP_BARRIER && op != OMPEXT_MODEL_OP_FORK_JOIN)
       printf("; %ld bytes (%ld line%s)", bytes, lines, lines == 1 ? "" : "s");
-    printf("\n%7s  %-7s  %-13s  %-14s  %10s  %10s\n", "threads", "op",
+    if (compare_arg)
+      printf("; compared with %s (ratio = ext / baseline)", compare_arg);
+    printf("\n%7s  %-11s  %-13s  %-14s  %10s  %10s", "threads", "op",
            "algorithm", "parameters", "min_ns", "max_ns");
+    if (compare_arg)
+      printf("  %-20s  %10s  %10s  %9s  %9s", "baseline", "base_min",
+             "base_max", "ratio_min", "ratio_max");
+    printf("\n");
   }
   int printed = 0;
   for (int n = lo; n <= hi; ++n) {
@@ -573,11 +686,13 @@ int main(int argc, char **argv) {
       for (int a = 0; a < nalgs; ++a)
         for (int i = 0; i < series[a].count; ++i)
           if (series[a].points[i].n == n) {
-            print_row(stdout, csv, &params, &series[a].points[i]);
+            print_row(stdout, csv, &params, &series[a].points[i],
+                      compare_arg ? &base[n - lo] : NULL);
             ++printed;
           }
     } else if (have_best[n - lo]) {
-      print_row(stdout, csv, &params, &best[n - lo]);
+      print_row(stdout, csv, &params, &best[n - lo],
+                compare_arg ? &base[n - lo] : NULL);
       ++printed;
     }
   }
@@ -597,12 +712,16 @@ int main(int argc, char **argv) {
   if (plot_arg) {
     /* One line pair per algorithm computed: all of the op's, or the one
        given with --algorithm. */
-    rc = write_plot(plot_arg, &params, &opts, op, bytes, series, nalgs);
+    const plot_baseline_t pb = {compare_arg, compare_arg ? count : 0, base_n,
+                                base};
+    rc = write_plot(plot_arg, &params, &opts, op, bytes, series, nalgs, &pb);
   }
 done:
   for (int a = 0; a < nalgs; ++a)
     free(series[a].points);
   free(best);
   free(have_best);
+  free(base);
+  free(base_n);
   return rc;
 }

@@ -98,6 +98,34 @@ static int lines_of(const char *s) {
   return n;
 }
 
+/* Every line of s has `fields` comma-separated fields (no quoted commas),
+   and the first field of line i (after the header) is first + i - 1. */
+static int csv_rows_ok(const char *s, int fields, int first) {
+  int line = 0;
+  while (*s) {
+    const char *end = strchr(s, '\n');
+    if (!end)
+      return 0;
+    int commas = 0;
+    for (const char *t = s; t < end; ++t)
+      commas += *t == ',';
+    if (commas != fields - 1)
+      return 0;
+    if (line > 0 && atoi(s) != first + line - 1)
+      return 0;
+    ++line;
+    s = end + 1;
+  }
+  return 1;
+}
+
+/* Does the file at path contain needle? */
+static int file_has(const char *path, const char *needle) {
+  static char buf[262144];
+  slurp(path, buf, sizeof(buf));
+  return strstr(buf, needle) != NULL;
+}
+
 /* A failing invocation: exit 2 and a message containing `needle`. */
 static void expect_usage_error(const char *needle, const char *const *args) {
   static result_t r;
@@ -195,6 +223,56 @@ int main(int argc, char **argv) {
             strstr(r.out, "\nb 1\n") && strstr(r.out, "\nR_L 8.6\n"),
         "--print-params: %s", r.out);
 
+  /* --compare: the baseline's columns on every team size, hand-checked
+     numbers (tests/model/test_baseline.c: stock barrier n=16 is
+     3318.4 / 6602.4; n=2: G(1) + S(1) = 244.4 + 471.6 = 716.0, max
+     707.4 + 707.4 = 1414.8, ratios 480.2/716 and 1886.4/1414.8). */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "barrier", "--threads",
+      "2-256", "--compare", "stock", "--format", "csv");
+  CHECK(r.status == 0 &&
+            strncmp(r.out,
+                    "threads,op,algorithm,parameters,min_ns,max_ns,baseline,"
+                    "baseline_min_ns,baseline_max_ns,ratio_min,ratio_max\n",
+                    strlen("threads,op,algorithm,parameters,min_ns,max_ns,"
+                           "baseline,baseline_min_ns,baseline_max_ns,"
+                           "ratio_min,ratio_max\n")) == 0 &&
+            lines_of(r.out) == 1 + 255 && csv_rows_ok(r.out, 11, 2) &&
+            strstr(r.out, "\n2,barrier,dissemination,m=1,480.200,1886.400,"
+                          "stock:hyper,716.000,1414.800,0.6707,1.3333\n") &&
+            strstr(r.out, ",stock:hyper,3318.400,6602.400,") &&
+            strstr(r.out, "\n256,barrier,"),
+        "--compare stock csv: %.300s%s", r.out, r.err);
+  /* Table format: the baseline's columns and the ratio's meaning. */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "reduce", "--threads", "4-5",
+      "--compare", "stock");
+  CHECK(r.status == 0 && strstr(r.out, "compared with stock") &&
+            strstr(r.out, "ratio_min") && strstr(r.out, "stock:atomic") &&
+            strstr(r.out, "stock:tree") && lines_of(r.out) == 2 + 2,
+        "--compare table: %s%s", r.out, r.err);
+  /* libgomp, copyprivate of 64 KiB: one row per algorithm with --all. */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "copyprivate", "--bytes",
+      "65536", "--threads", "60", "--compare", "libgomp", "--all", "--format",
+      "csv");
+  CHECK(r.status == 0 && lines_of(r.out) == 1 + 3 &&
+            strstr(r.out, "\n60,copyprivate,tree,") &&
+            strstr(r.out, "\n60,copyprivate,pipelined,chunk=") &&
+            strstr(r.out, ",libgomp:centralized,"),
+        "--compare libgomp copyprivate: %s%s", r.out, r.err);
+  /* fork_join: omp-ext's tree, hand-checked for n = 5, k = 4:
+     release S(4) = 5 R_R = 1179.0 (max 9 R_R = 2122.2), gather
+     G(4) = 8.6 + 4 R_R = 951.8 (max 9 R_R = 2122.2). */
+  RUN(&r, "--params", "xeon-phi-5110p", "--op", "fork_join", "--algorithm",
+      "tree", "--fix", "k=4", "--threads", "5", "--format", "csv");
+  CHECK(r.status == 0 &&
+            strcmp(r.out, "threads,op,algorithm,parameters,min_ns,max_ns\n"
+                          "5,fork_join,tree,k=4,2130.800,4244.400\n") == 0,
+        "fork_join --fix k=4: %s%s", r.out, r.err);
+  RUN(&r, "--op", "fork_join", "--threads", "2-64", "--compare", "stock",
+      "--format", "csv");
+  CHECK(r.status == 0 && lines_of(r.out) == 1 + 63 &&
+            csv_rows_ok(r.out, 11, 2) && strstr(r.out, ",stock:hyper,"),
+        "fork_join --compare stock: %.300s%s", r.out, r.err);
+
   /* A parameter file, with the overrides on top. */
   char file[4096];
   snprintf(file, sizeof(file), "%s/model_test_cli.params", scratch);
@@ -229,7 +307,7 @@ int main(int argc, char **argv) {
   USAGE_ERROR("bad thread range 'x'", "--op", "barrier", "--threads", "x");
   USAGE_ERROR("bad thread range '2-99999'", "--op", "barrier", "--threads",
               "2-99999");
-  USAGE_ERROR("--bytes applies to --op bcast and reduce only", "--op", "barrier",
+  USAGE_ERROR("--bytes applies to --op bcast, reduce and copyprivate only", "--op", "barrier",
               "--threads", "2", "--bytes", "64");
   USAGE_ERROR("bad --bytes", "--op", "bcast", "--threads", "2", "--bytes",
               "0");
@@ -248,6 +326,15 @@ int main(int argc, char **argv) {
   USAGE_ERROR("--set: unknown parameter 'x'", "--op", "barrier", "--threads",
               "2", "--set", "x=1");
   USAGE_ERROR("unknown option '--bogus'", "--bogus");
+  USAGE_ERROR("unknown baseline 'icc' for --compare (stock, stock-tree, "
+              "stock-linear, libgomp)", "--op", "barrier", "--threads", "2-4",
+              "--compare", "icc");
+  USAGE_ERROR("--compare stock: the baseline has no bcast of its own", "--op",
+              "bcast", "--threads", "2-4", "--compare", "stock");
+  USAGE_ERROR("--compare needs a value", "--op", "barrier", "--threads", "4",
+              "--compare");
+  USAGE_ERROR("--bytes applies to --op bcast, reduce and copyprivate only",
+              "--op", "fork_join", "--threads", "4", "--bytes", "64");
 
   /* --plot without gnuplot on PATH: exit 1, a clear message, the script. */
   char png[4096], gp[4096];
@@ -264,6 +351,20 @@ int main(int argc, char **argv) {
           "--plot without gnuplot: %d %s", r.status, r.err);
     struct stat st;
     CHECK(stat(gp, &st) == 0 && st.st_size > 0, "script %s not written", gp);
+    CHECK(!file_has(gp, "$baseline"), "baseline plotted without --compare");
+  }
+  /* --compare draws the baseline too. */
+  {
+    const char *const a[] = {"--op",   "fork_join", "--threads", "2-8",
+                             "--compare", "stock",  "--plot",    png,
+                             NULL};
+    run(&r, "/nonexistent-ompext-model-test", a);
+    CHECK(r.status == 1, "--plot --compare without gnuplot: %d", r.status);
+    CHECK(file_has(gp, "$baseline << EOD\n2 ") &&
+              file_has(gp, "title 'stock (min)'") &&
+              file_has(gp, "title 'stock (max)'") &&
+              file_has(gp, "vs stock"),
+          "--plot --compare script lacks the baseline");
   }
   /* --plot with gnuplot: a PNG file. */
   if (gnuplot) {
@@ -272,9 +373,11 @@ int main(int argc, char **argv) {
     char *slash = strrchr(dir, '/');
     if (slash)
       *slash = '\0';
-    const char *const a[] = {"--params", "xeon-phi-5110p", "--op", "bcast",
-                             "--bytes",  "8192", "--threads", "2-60",
-                             "--plot",   png,    NULL};
+    const char *const a[] = {"--params",  "xeon-phi-5110p", "--op",
+                             "copyprivate", "--bytes",   "8192",
+                             "--threads", "2-60",      "--compare",
+                             "stock",     "--plot",    png,
+                             NULL};
     run(&r, dir, a);
     CHECK(r.status == 0, "--plot with gnuplot: %d %s", r.status, r.err);
     FILE *img = fopen(png, "rb");
