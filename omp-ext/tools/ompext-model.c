@@ -81,9 +81,10 @@ static void usage(FILE *f) {
 "                      parameters,min_ns,max_ns (with --compare also\n"
 "                      baseline,baseline_min_ns,baseline_max_ns,ratio_min,\n"
 "                      ratio_max)\n"
-"  --plot FILE.png     also plot cost vs team size per algorithm, and the\n"
-"                      baseline with --compare (writes the gnuplot script\n"
-"                      next to it, runs gnuplot)\n"
+"  --plot FILE.png     also plot cost vs team size per algorithm; with\n"
+"                      --compare ext's best and the baseline (log scale;\n"
+"                      every algorithm too with --all); writes the gnuplot\n"
+"                      script next to it and runs gnuplot\n"
 "  --print-params      print the parameter set in the file format\n"
 "  --list-params       list the built-in parameter sets\n"
 "\n"
@@ -223,6 +224,7 @@ static char *find_on_path(const char *prog) {
 
 typedef struct plot_series {
   ompext_model_alg_t alg;
+  const char *label; /* gnuplot name and title; NULL: the algorithm's name */
   int count;
   ompext_model_choice_t *points; /* [count] */
 } plot_series_t;
@@ -293,8 +295,12 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
   gp_string(f, title);
   fprintf(f, "\nset xlabel 'threads'\nset ylabel 'predicted time (ns)'\n"
              "set key top left\nset grid\n");
+  if (base->count > 0) /* ext and the baseline apart by a ratio */
+    fprintf(f, "set logscale y\n");
   for (int s = 0; s < nseries; ++s) {
-    fprintf(f, "$%s << EOD\n", ompext_model_alg_name(series[s].alg));
+    fprintf(f, "$%s << EOD\n", series[s].label
+                                    ? series[s].label
+                                    : ompext_model_alg_name(series[s].alg));
     for (int i = 0; i < series[s].count; ++i)
       fprintf(f, "%d %.3f %.3f\n", series[s].points[i].n,
               series[s].points[i].cost.min, series[s].points[i].cost.max);
@@ -312,7 +318,8 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
   for (int s = 0; s < nseries; ++s) {
     if (series[s].count == 0)
       continue;
-    const char *name = ompext_model_alg_name(series[s].alg);
+    const char *name = series[s].label ? series[s].label
+                                       : ompext_model_alg_name(series[s].alg);
     fprintf(f,
             "%s$%s using 1:2 with linespoints lc %d pt 7 ps 0.5 dt 1 "
             "title '%s (min)', \\\n     $%s using 1:3 with lines lc %d dt 2 "
@@ -711,10 +718,21 @@ int main(int argc, char **argv) {
 
   if (plot_arg) {
     /* One line pair per algorithm computed: all of the op's, or the one
-       given with --algorithm. */
+       given with --algorithm; with --compare (and not --all) ext's best
+       per team size instead, beside the baseline. */
     const plot_baseline_t pb = {compare_arg, compare_arg ? count : 0, base_n,
                                 base};
-    rc = write_plot(plot_arg, &params, &opts, op, bytes, series, nalgs, &pb);
+    if (compare_arg && !all) {
+      /* ext's best per team size against the baseline. */
+      plot_series_t ext = {algs[0], "ext_best", 0, best};
+      for (int i = 0; i < count; ++i)
+        if (have_best[i])
+          best[ext.count++] = best[i];
+      rc = write_plot(plot_arg, &params, &opts, op, bytes, &ext, 1, &pb);
+    } else {
+      rc = write_plot(plot_arg, &params, &opts, op, bytes, series, nalgs,
+                      &pb);
+    }
   }
 done:
   for (int a = 0; a < nalgs; ++a)

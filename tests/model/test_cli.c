@@ -363,8 +363,9 @@ int main(int argc, char **argv) {
     CHECK(file_has(gp, "$baseline << EOD\n2 ") &&
               file_has(gp, "title 'stock (min)'") &&
               file_has(gp, "title 'stock (max)'") &&
-              file_has(gp, "vs stock"),
-          "--plot --compare script lacks the baseline");
+              file_has(gp, "vs stock") && file_has(gp, "$ext_best << EOD\n2 ") &&
+              file_has(gp, "set logscale y") && !file_has(gp, "$tree << EOD"),
+          "--plot --compare script: not ext's best and the baseline");
   }
   /* --plot with gnuplot: a PNG file. */
   if (gnuplot) {
