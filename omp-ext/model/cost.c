@@ -238,8 +238,9 @@ int ompext_model_kary_children(int n, int k, int depth) {
    the gather and S(c) in the release.  Unlike the tree barrier above,
    which charges every level the full G(k) + S(k), the partial bottom level
    costs only its own children; the two agree when n fills the tree. */
-ompext_model_cost_t ompext_model_kary_gather(const ompext_model_params_t *p,
-                                             int n, int k) {
+static ompext_model_cost_t
+kary_levels(const ompext_model_params_t *p, int n, int k,
+            ompext_model_cost_t (*level)(const ompext_model_params_t *, int)) {
   if (n < 2 || k < 1)
     return INVALID_COST;
   ompext_model_cost_t total = cost(0, 0);
@@ -247,25 +248,20 @@ ompext_model_cost_t ompext_model_kary_gather(const ompext_model_params_t *p,
     const int c = ompext_model_kary_children(n, k, depth);
     if (c == 0)
       break;
-    const ompext_model_cost_t g = gather_k(p, c);
-    total = cost(total.min + g.min, total.max + g.max);
+    const ompext_model_cost_t one = level(p, c);
+    total = cost(total.min + one.min, total.max + one.max);
   }
   return total;
 }
 
+ompext_model_cost_t ompext_model_kary_gather(const ompext_model_params_t *p,
+                                             int n, int k) {
+  return kary_levels(p, n, k, gather_k);
+}
+
 ompext_model_cost_t ompext_model_kary_release(const ompext_model_params_t *p,
                                               int n, int k) {
-  if (n < 2 || k < 1)
-    return INVALID_COST;
-  ompext_model_cost_t total = cost(0, 0);
-  for (int depth = 0;; ++depth) {
-    const int c = ompext_model_kary_children(n, k, depth);
-    if (c == 0)
-      break;
-    const ompext_model_cost_t s = signal_k(p, c);
-    total = cost(total.min + s.min, total.max + s.max);
-  }
-  return total;
+  return kary_levels(p, n, k, signal_k);
 }
 
 /* omp-ext's fork/join (not in the paper; derived).  The runtime's own
