@@ -32,22 +32,12 @@
  * reduction barriers, atomics up to 8 threads); the "stock" baseline is the
  * generic x86-64 build.
  */
+#include "cost_pair.h"
 #include "model.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-
-#define INVALID_COST cost(NAN, NAN)
-
-static ompext_model_cost_t cost(double min, double max) {
-  ompext_model_cost_t c = {min, max};
-  return c;
-}
-
-static ompext_model_cost_t add(ompext_model_cost_t a, ompext_model_cost_t b) {
-  return cost(a.min + b.min, a.max + b.max);
-}
 
 /* ------------------------------------------------------------------------ */
 /* libomp: the barrier patterns                                             */

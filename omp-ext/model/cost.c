@@ -14,16 +14,10 @@
  * Notation: n threads (n_th in the paper), d tree levels, k_i the fan-out
  * of the nodes of level i-1 (k_1 is the root's), N lines.
  */
+#include "cost_pair.h"
 #include "model.h"
 
 #include <math.h>
-
-#define INVALID_COST cost(NAN, NAN)
-
-static ompext_model_cost_t cost(double min, double max) {
-  ompext_model_cost_t c = {min, max};
-  return c;
-}
 
 /* ------------------------------------------------------------------------ */
 /* Pieces                                                                   */
@@ -210,7 +204,7 @@ ompext_model_cost_t ompext_model_barrier_centralized(
     return INVALID_COST;
   const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
   const ompext_model_cost_t s = signal_k(p, n - 1);
-  return cost(nb.min + s.min, nb.max + s.max);
+  return add(nb, s);
 }
 
 /* Children, in a k-ary heap over tids 0..n-1 (children of t: t*k+1 ..
@@ -248,8 +242,7 @@ kary_levels(const ompext_model_params_t *p, int n, int k,
     const int c = ompext_model_kary_children(n, k, depth);
     if (c == 0)
       break;
-    const ompext_model_cost_t one = level(p, c);
-    total = cost(total.min + one.min, total.max + one.max);
+    total = add(total, level(p, c));
   }
   return total;
 }
@@ -280,7 +273,7 @@ ompext_model_cost_t ompext_model_forkjoin_tree(const ompext_model_params_t *p,
     return INVALID_COST;
   const ompext_model_cost_t r = ompext_model_kary_release(p, n, k);
   const ompext_model_cost_t g = ompext_model_kary_gather(p, n, k);
-  return cost(r.min + g.min, r.max + g.max);
+  return add(r, g);
 }
 
 /* ------------------------------------------------------------------------ */

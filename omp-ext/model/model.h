@@ -23,6 +23,8 @@
  *            algorithm and the best algorithm, by bounded exhaustive search
  * baseline.c the collectives of the runtimes omp-ext is compared with
  *            (libomp as shipped, libgomp), priced with the same pieces
+ * cost_pair.h  (private) building and adding min/max pairs, for cost.c and
+ *            baseline.c
  */
 #ifndef OMPEXT_MODEL_H
 #define OMPEXT_MODEL_H
