@@ -116,7 +116,7 @@ runtimes=(stock ext libgomp)
 declare -A rt_bin rt_lib rt_require rt_path
 rt_bin=([stock]=$bin_dir/syncbench-clang [ext]=$bin_dir/syncbench-clang [libgomp]=$bin_dir/syncbench-gcc)
 
-for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc" "$bin_dir/ompext-calibrate"; do
+for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc" "$bin_dir/ompext-calibrate" "$bin_dir/ompext-model"; do
     [[ -x $bin ]] || die "$bin not found; run 'make build' first"
 done
 for dir in "$stock_lib" "$ext_lib"; do
@@ -321,6 +321,8 @@ awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/median.aw
     "$work/measurements" "$raw" >"$results_dir/results.csv"
 awk -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
 awk -f "$script_dir/table.awk" "$work/paired.csv" "$results_dir/results.csv" >"$work/table.md"
+bash "$script_dir/predicted.sh" "$bin_dir/ompext-model" "$calibration" "$work/paired.csv" "$cores" \
+    >"$results_dir/predicted.csv"
 
 first_line() { "$@" 2>/dev/null | head -n 1 || true; }
 cpu_model=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null || true)
@@ -390,6 +392,20 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo
     awk -f "$script_dir/slower.awk" "$work/paired.csv"
     echo
+    echo "## Measured against predicted"
+    echo
+    echo "The cost model's ext/stock for each construct it prices, from this run's"
+    echo "calibration (\`ompext-model --params calibration.txt --op OP --threads N"
+    echo "--compare stock\`; a region with a reduction is its fork/join plus its"
+    echo "reduction), beside the measured per-round ratio. The band runs from min/min"
+    echo "to max/max; \"inside\" means the middle half of the rounds' ratios overlaps"
+    echo "it. Every value is in \`predicted.csv\`; docs/scaling.md says where the model"
+    echo "and this machine are known to disagree."
+    echo
+    echo "![measured against predicted ext/stock](predicted.png)"
+    echo
+    awk -f "$script_dir/size_label.awk" -f "$script_dir/predicted_table.awk" "$results_dir/predicted.csv"
+    echo
     echo "## Targets of the issue \"Model-optimized collectives\""
     echo
     echo "Ratios are ext/stock medians of this run, the status is theirs; \"per"
@@ -402,9 +418,16 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
 if command -v gnuplot >/dev/null; then
     awk -v png="$results_dir/summary.png" -v cores="$cores" \
         -v title="syncbench overhead (median of $rounds rounds), $machine" \
-        -f "$script_dir/plot.awk" "$results_dir/results.csv" >"$work/plot.gp"
+        -f "$script_dir/size_label.awk" -f "$script_dir/plot.awk" "$results_dir/results.csv" >"$work/plot.gp"
     gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" ||
         { cat "$work/gnuplot.err" >&2; say "compare.sh: gnuplot failed; no summary.png"; }
+    if awk -v png="$results_dir/predicted.png" -v cores="$cores" \
+        -v title="ext/stock, measured (median of $rounds rounds) and predicted by the model, $machine" \
+        -f "$script_dir/size_label.awk" -f "$script_dir/predicted_plot.awk" "$results_dir/predicted.csv" \
+        >"$work/predicted.gp"; then
+        gnuplot "$work/predicted.gp" 2>"$work/gnuplot.err" ||
+            { cat "$work/gnuplot.err" >&2; say "compare.sh: gnuplot failed; no predicted.png"; }
+    fi
 else
     say "compare.sh: gnuplot not found; skipping summary.png (apt-get install gnuplot-nox)"
 fi
@@ -417,4 +440,4 @@ if [[ ${BENCH_STRICT:-0} == 1 ]]; then
 $problems}"
     fi
 fi
-say "compare.sh: wrote $results_dir/{results.csv,raw.csv,summary.md$(command -v gnuplot >/dev/null && echo ,summary.png)}"
+say "compare.sh: wrote $results_dir/{results.csv,raw.csv,predicted.csv,summary.md$(command -v gnuplot >/dev/null && echo ,summary.png,predicted.png)}"

@@ -5,13 +5,8 @@
 #
 # Thread counts above `cores` are shaded as oversubscribed.
 #
-# usage: awk -v png=summary.png -v title="..." -v cores=N -f plot.awk results.csv > plot.gp
-
-function size_label(b) {
-    if (b >= 1048576 && b % 1048576 == 0) return (b / 1048576) " MiB"
-    if (b >= 1024 && b % 1024 == 0) return (b / 1024) " KiB"
-    return b " B"
-}
+# usage: awk -v png=summary.png -v title="..." -v cores=N -f size_label.awk -f plot.awk \
+#            results.csv > plot.gp
 
 BEGIN {
     FS = ","
