@@ -20,10 +20,17 @@
  * hint word, "copies are long", written by receivers that timed their copy:
  * one broadcast in SAMPLE_EVERY per receiver, from before the copy to the
  * closing barrier, so the clock costs nothing noticeable on short copies.
- * A receiver stores the hint only when its verdict differs from it, so a
- * steady program never moves the hint's line.  The hint is a heuristic and
- * relaxed: a stale read picks a slower close (or broadcast tree, for which
- * bcast_tree.c reads the same hint), never a wrong one.
+ * A receiver sets the hint after LONG_STREAK long samples in a row (one
+ * copy preempted by the scheduler does not move the close), and the hint
+ * then sticks for the team's life: under the rooted close the receivers of
+ * unchanged data copy from lines they hold, so their copies turn short
+ * exactly because the close is right, and a hint that followed them would
+ * swing back to the team's barrier and pay the long copies again (at 4 KiB
+ * and 2 threads the swinging close cost 1.1-1.4x stock, the sticky one
+ * 0.7x).  A steady program therefore writes the hint's line at most once.
+ * The hint is a heuristic and relaxed: a stale read picks a slower close
+ * (or broadcast tree, for which bcast_tree.c reads the same hint), never a
+ * wrong one.
  *
  * The rooted barrier reuses the combining tree's halves (barrier_tree.h)
  * over the team in rotated order: member index i is tid (root + i) mod n,
@@ -47,12 +54,15 @@
 
 /* A receiver times one copy in this many. */
 #define SAMPLE_EVERY 16
+/* This many long samples in a row make copies long. */
+#define LONG_STREAK 3
 
 /* Each thread's own line: written and read by that thread only. */
 typedef struct close_own {
   alignas(OMPEXT_CACHE_LINE) int pending; /* root + 1 of a rooted close; 0 */
   unsigned countdown;                     /* receptions to the next sample */
   uint64_t copy_start_ns;                 /* 0: no sample running */
+  unsigned long_streak;                   /* long samples in a row */
 } close_own_t;
 
 struct ompext_bcast_close {
@@ -131,12 +141,13 @@ int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid) {
   if (!own->pending && !own->copy_start_ns)
     return -1; /* every barrier asks: keep the common answer cheap */
   if (own->copy_start_ns) {
-    const int copies_long = ompext_now_ns() - own->copy_start_ns >= c->long_ns;
+    const int long_copy = ompext_now_ns() - own->copy_start_ns >= c->long_ns;
     own->copy_start_ns = 0;
-    /* relaxed: a hint (see the top); store on change only */
-    if (atomic_load_explicit(&c->copies_long, memory_order_relaxed) !=
-        copies_long)
-      atomic_store_explicit(&c->copies_long, copies_long, memory_order_relaxed);
+    own->long_streak = long_copy ? own->long_streak + 1 : 0;
+    /* relaxed: a hint (see the top); stored once, it sticks */
+    if (own->long_streak >= LONG_STREAK &&
+        !atomic_load_explicit(&c->copies_long, memory_order_relaxed))
+      atomic_store_explicit(&c->copies_long, 1, memory_order_relaxed);
   }
   const int root = own->pending - 1;
   own->pending = 0;

@@ -53,8 +53,11 @@
 
 /* Copies this many times longer than what the rooted close costs over the
    team's barrier make it worth keeping the root (bcast_close.c); they are
-   "long" copies, for the broadcast's fan-out too. */
-#define CLOSE_LONG_FACTOR 16
+   "long" copies, for the broadcast's fan-out too.  At 2 threads on the
+   development machine, 4 puts 4 KiB copies (of data rewritten in part or
+   in full) on the rooted close and 8-64 B ones on the team's barrier, the
+   faster close for each; 2 moved 8 B copies too, 16 kept 4 KiB ones off. */
+#define CLOSE_LONG_FACTOR 4
 /* Without a model: a transfer between cores of about 200 ns. */
 #define CLOSE_DEFAULT_EXTRA_NS 200.0
 /* Without a model: combining trees and fork/join of fan-in 4, a binary

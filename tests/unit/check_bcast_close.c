@@ -1,0 +1,95 @@
+/*
+ * Checks of the copy-time hint of the copyprivate close (bcast_close.c).
+ * Single-threaded: one receiver's samples, driven through the calls the
+ * broadcast makes (note before the copy, take at the next barrier), with
+ * "long" copies made by waiting past long_ns before the take.
+ *
+ *   - copies become long only after LONG_STREAK (3) long samples in a row:
+ *     one or two long samples, or long ones broken by a short one, leave
+ *     the team's barrier in place (a preempted copy must not move the
+ *     close);
+ *   - once long, copies stay long: short samples afterwards (a rooted
+ *     close makes the copies of unchanged data short) do not move it back;
+ *   - without timing (time_copies 0) nothing is ever long;
+ *   - the AUTO close follows the hint, ROOTED and BARRIER ignore it.
+ */
+#include "test_services.h"
+
+#include "bcast_close.h"
+#include "now.h"
+#include "pad.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define LONG_NS 5000000ull /* 5 ms: a short sample never reaches it */
+#define SAMPLE_EVERY 16     /* bcast_close.c's sampling period */
+
+static void *make_close(int time_copies) {
+  const size_t bytes = ompext_bcast_close_size(2);
+  void *mem = aligned_alloc(OMPEXT_CACHE_LINE,
+                            ompext_pad_bytes(bytes));
+  if (!mem)
+    tu_fatal("out of memory");
+  memset(mem, 0, ompext_pad_bytes(bytes));
+  return ompext_bcast_close_init(mem, 2, 2, OMPEXT_BCAST_CLOSE_AUTO, LONG_NS,
+                                 time_copies);
+}
+
+/* One receiver (tid 1) through SAMPLE_EVERY broadcasts from root 0, so that
+   exactly one of them is timed; that copy is long when `long_copy`. */
+static void one_sample(ompext_bcast_close_t *c, int long_copy) {
+  for (int i = 0; i < SAMPLE_EVERY; ++i) {
+    ompext_bcast_close_note(c, 1, 0, 0, 0);
+    if (long_copy) {
+      const uint64_t until = ompext_now_ns() + LONG_NS + 1000000;
+      while (ompext_now_ns() < until)
+        ;
+    }
+    if (ompext_bcast_close_take(c, 1) != -1)
+      tu_fail("a broadcast without a rooted close named a root");
+  }
+}
+
+/* Runs the samples of `pattern` ('L' long, 's' short) on a fresh close and
+   returns the hint after them. */
+static int hint_after(const char *pattern, int time_copies) {
+  ompext_bcast_close_t *c = make_close(time_copies);
+  for (const char *p = pattern; *p; ++p)
+    one_sample(c, *p == 'L');
+  const int hint = ompext_bcast_close_copies_long(c);
+  free(c);
+  return hint;
+}
+
+static void expect(const char *pattern, int time_copies, int want) {
+  const int got = hint_after(pattern, time_copies);
+  if (got != want)
+    tu_fail("samples \"%s\" (timing %s): copies %s, expected %s", pattern,
+            time_copies ? "on" : "off", got ? "long" : "short",
+            want ? "long" : "short");
+  else
+    printf("ok: \"%s\" (timing %s) -> %s\n", pattern, time_copies ? "on" : "off",
+           got ? "long" : "short");
+}
+
+int main(void) {
+  if (tu_services_install() != 0)
+    return 1;
+  expect("", 1, 0);
+  expect("L", 1, 0);
+  expect("LL", 1, 0);
+  expect("LLsLL", 1, 0);
+  expect("LLL", 1, 1);
+  expect("sLLL", 1, 1);
+  expect("LLLsss", 1, 1); /* sticks */
+  expect("LLL", 0, 0);    /* nobody times */
+
+  ompext_bcast_close_t *c = make_close(1);
+  if (!ompext_bcast_close_choose(c, 1, 1) || ompext_bcast_close_choose(c, 0, 1) ||
+      ompext_bcast_close_choose(c, 1, 0))
+    tu_fail("AUTO must close rooted exactly on long copies where allowed");
+  free(c);
+  return tu_failures() ? 1 : 0;
+}
