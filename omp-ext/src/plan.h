@@ -25,6 +25,7 @@
 typedef struct ompext_planner {
   const ompext_config_t *cfg;
   const ompext_machine_t *machine; /* NULL: fixed defaults, no model */
+  int processors; /* the process may run on; 0: unknown */
 } ompext_planner_t;
 
 /* The paths the plugin serves, and the process-wide switches. */

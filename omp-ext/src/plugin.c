@@ -4,6 +4,7 @@
  * "stock") get a NULL operation, so the runtime keeps its own code for
  * them.
  */
+#define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "ompext/abi.h"
 
 #include "barrier.h"
@@ -13,15 +14,25 @@
 #include "team.h"
 
 #include <math.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 
 static ompext_config_t config;
 static ompext_machine_t machine;
-static const ompext_planner_t planner = {&config, &machine};
+static ompext_planner_t planner = {&config, &machine, 0};
 static ompext_served_t served;
 static ompext_topology_t *topology; /* NULL: every team flat */
 static int topology_loaded;
+
+/* The processors this process may run on, as the runtime counts them
+   for oversubscription (its affinity mask at start); 0 when unknown. */
+static int available_processors(void) {
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    return 0;
+  return CPU_COUNT(&set);
+}
 
 static int plugin_init(const ompext_services_t *svc) {
   return ompext_services_install(svc);
@@ -69,11 +80,11 @@ static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
     ompext_stat_add(OMPEXT_STAT_DOMAIN_REDUCTION);
   /* tid 0 times its combines while its call site's size is measured. */
   const int probing = tid == 0 && ompext_reduce_choice_probing(team->reduce_choice);
-  double fastest_ns = INFINITY;
+  double slowest_ns = -1;
   ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce, layout,
-                            team->spin_polls, probing ? &fastest_ns : NULL);
-  if (probing && fastest_ns < INFINITY)
-    ompext_reduce_choice_measured(team->reduce_choice, fastest_ns);
+                            team->spin_polls, probing ? &slowest_ns : NULL);
+  if (probing && slowest_ns >= 0)
+    ompext_reduce_choice_measured(team->reduce_choice, slowest_ns);
 }
 
 static int plugin_reduce_method(void *ctx, int gtid, int tid, const void *key,
@@ -138,6 +149,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
     topology_loaded = 1;
   }
   ompext_machine_load(&machine, topology, stderr);
+  planner.processors = available_processors();
   ompext_stats_begin(served.stats);
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,

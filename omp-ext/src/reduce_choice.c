@@ -7,15 +7,21 @@
  * of 8192.  So the plugin measures it.  A call site (keyed by the
  * compiler's reduce_func) starts on the tree, where tid 0 combines each
  * child's data with reduce_func: such a combine is a multi-line copy of
- * the data, and the median over eight gathers of each gather's fastest
+ * the data, and the median over eight gathers of each gather's slowest
  * combine is what the plan's table (the model's T_N per
  * size class, ompext_reduce_sizes_t) turns into a size class, and the class
  * into the method the model prices cheapest for this team among those the
  * compiler allowed (atomics, the tree, libomp's critical method).  The
- * median, not the fastest: a child that ran on tid 0's own core leaves its
- * data in tid 0's cache, and a combine of cached data looks like a much
- * smaller one, which would send an array to atomics, the costly mistake;
- * timing too long only costs a scalar the tree or the lock.
+ * slowest combine of a gather, and the median over gathers: a child that
+ * ran on tid 0's own core leaves its data in tid 0's cache, and a combine
+ * of cached data looks like a much smaller one, which would send an array
+ * to atomics, the costly mistake; timing too long only costs a scalar the
+ * tree or the lock.  The slowest combine is a child's data coming from
+ * another core, the transfer T_N prices; in an oversubscribed team some
+ * children share tid 0's core in every gather, and the fastest combine
+ * made 4 KiB arrays look like 64 B (8 threads on 2 cores: atomics, 1.3x
+ * stock's time).  The median keeps a combine slowed by the scheduler from
+ * deciding alone.
  *
  * Every thread of a team must take the same method for the same reduction
  * (the methods synchronise differently).  A thread's clock counts the
@@ -41,10 +47,13 @@
 
 #define METHOD_BITS 2
 #define SWITCH_SHIFT 8
+/* Set in every decision, so that one to keep the runtime's method (0) in
+   both halves is not the empty word. */
+#define DECIDED_BIT ((uint64_t)1 << (2 * METHOD_BITS))
 
 static uint64_t pack(int old_method, int new_method, uint64_t switch_at) {
   return (uint64_t)old_method | (uint64_t)new_method << METHOD_BITS |
-         switch_at << SWITCH_SHIFT;
+         DECIDED_BIT | switch_at << SWITCH_SHIFT;
 }
 
 static int old_method_of(uint64_t word) { return (int)(word & 3); }

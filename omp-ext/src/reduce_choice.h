@@ -44,7 +44,7 @@ typedef struct ompext_reduce_site {
   _Atomic uint64_t decision; /* 0: none yet; else see reduce_choice.c */
   int probes;                /* tid 0 only: gathers timed */
   double combine_ns[OMPEXT_REDUCE_PROBES]; /* tid 0 only: each one's
-                                              fastest combine */
+                                              slowest combine */
 } ompext_reduce_site_t;
 
 typedef struct ompext_reduce_choice {
@@ -71,7 +71,7 @@ int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
                                 uintptr_t key, unsigned allowed);
 
 /* tid 0 during its tree gather: whether to time its combines, and the
-   fastest one it timed (ns, once per gather).  The decision takes effect
+   slowest one it timed (ns, once per gather).  The decision takes effect
    from this thread's next synchronisation on. */
 int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc);
 void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,

@@ -78,18 +78,18 @@ static inline int space_tid(const index_space_t *s, long j) {
   return s->first ? s->order[s->first[j]] : s->order[s->base + j];
 }
 
-/* reduce(data, child), timed into *fastest_ns unless it is NULL. */
+/* reduce(data, child), timed into *slowest_ns unless it is NULL. */
 static void combine(ompext_pairfn_t reduce, void *data, void *child,
-                    double *fastest_ns) {
-  if (!fastest_ns) {
+                    double *slowest_ns) {
+  if (!slowest_ns) {
     reduce(data, child);
     return;
   }
   const uint64_t start = ompext_now_ns();
   reduce(data, child);
   const double took = (double)(ompext_now_ns() - start);
-  if (took < *fastest_ns)
-    *fastest_ns = took;
+  if (took > *slowest_ns)
+    *slowest_ns = took;
 }
 
 /* The levels over one index space.  Returns 1 when the caller is the
@@ -98,7 +98,7 @@ static void combine(ompext_pairfn_t reduce, void *data, void *child,
 static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
                          long self, int gtid, reduce_slot_t *mine,
                          uint64_t expect, void *data, ompext_pairfn_t reduce,
-                         unsigned spin_polls, double *fastest_ns) {
+                         unsigned spin_polls, double *slowest_ns) {
   long span = 1;
   for (int l = 0; l < t->levels && span < s->count; ++l) {
     const long group = span * t->fanin[l];
@@ -116,7 +116,7 @@ static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
       ompext_wait(gtid, &slot->arrived, expect, spin_polls);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 1);
-      combine(reduce, data, slot->data, fastest_ns);
+      combine(reduce, data, slot->data, slowest_ns);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 0);
     }
@@ -128,13 +128,13 @@ static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
 void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
                                void *data, ompext_pairfn_t reduce,
                                const ompext_topo_layout_t *layout,
-                               unsigned spin_polls, double *fastest_ns) {
+                               unsigned spin_polls, double *slowest_ns) {
   reduce_slot_t *mine = &t->slots[tid];
   const uint64_t expect = ompext_expect(++mine->episode, 1);
   if (!layout || layout->ndomains < 2) {
     const index_space_t team = {t->nproc, NULL, NULL, 0};
     gather_levels(t, &team, tid, gtid, mine, expect, data, reduce, spin_polls,
-                  fastest_ns);
+                  slowest_ns);
     return; /* only tid 0 returns with every thread's data folded in */
   }
   /* One leader per domain: each domain first gathers into its leader (its
@@ -145,10 +145,10 @@ void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
   const index_space_t domain = {layout->dstart[d + 1] - layout->dstart[d],
                                 layout->order, NULL, layout->dstart[d]};
   if (!gather_levels(t, &domain, layout->rank[tid] - layout->dstart[d], gtid,
-                     mine, expect, data, reduce, spin_polls, fastest_ns))
+                     mine, expect, data, reduce, spin_polls, slowest_ns))
     return;
   const index_space_t leaders = {layout->ndomains, layout->order,
                                  layout->dstart, 0};
   gather_levels(t, &leaders, d, gtid, mine, expect, data, reduce, spin_polls,
-                fastest_ns);
+                slowest_ns);
 }

@@ -18,11 +18,11 @@ ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
    caller keeps that data alive until tid 0 returns.  layout: NULL or one
    domain for the tid-ordered tree; several domains, one leader each (see
    reduce_tree.c).  Every thread of an episode must pass the same layout.
-   fastest_ns: NULL, or where the caller gets the shortest time one of its
+   slowest_ns: NULL, or where the caller gets the longest time one of its
    own reduce calls took (ns; left alone if it made none). */
 void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
                                void *data, ompext_pairfn_t reduce,
                                const ompext_topo_layout_t *layout,
-                               unsigned spin_polls, double *fastest_ns);
+                               unsigned spin_polls, double *slowest_ns);
 
 #endif

@@ -19,6 +19,8 @@
  *     of the same team fitting the machine; and it says so;
  *   - some values spelled out (8 threads: one round of m = 7, fork/join
  *     fan-out 7; 33 threads: m = 5, fan-out 32).
+ * Given the processor count, an oversubscribed team's reduction groups
+ * each processor's share of the team instead (fan-in ceil(n / processors)).
  * Settings from the environment win over the oversubscribed choice.
  * Under OMPEXT_BARRIER=auto (the default) a team that fits gets the
  * dissemination barrier, and an oversubscribed one the combining tree with
@@ -51,7 +53,7 @@ static int depth(int n, int k) { return ompext_model_uniform_depth(n, k); }
 static void plan_for(const ompext_config_t *cfg,
                      const ompext_machine_t *machine, int n, int oversubscribed,
                      ompext_plan_t *out) {
-  const ompext_planner_t planner = {cfg, machine};
+  const ompext_planner_t planner = {cfg, machine, 0};
   ompext_plan_build(&planner, n, oversubscribed, out);
 }
 
@@ -59,7 +61,7 @@ static void plan_for(const ompext_config_t *cfg,
 static int says_oversubscribed(const ompext_config_t *cfg,
                                const ompext_machine_t *machine,
                                const ompext_plan_t *p) {
-  const ompext_planner_t planner = {cfg, machine};
+  const ompext_planner_t planner = {cfg, machine, 0};
   char line[512];
   ompext_plan_describe(&planner, p, line, sizeof(line));
   return strstr(line, "oversubscribed") != NULL;
@@ -159,6 +161,48 @@ static void check_sizes(const char *set, const ompext_machine_t *machine) {
   }
 }
 
+/* With the processor count known, an oversubscribed team's reduction
+   groups each processor's share of the team: fan-in ceil(n / processors)
+   (2 at least, the bound at most), over as many levels as the team needs;
+   a team that fits keeps the model's tree, and the environment wins. */
+static void check_reduce_by_processor(const char *set,
+                                      const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  for (int processors = 1; processors <= 8; ++processors)
+    for (int n = processors + 1; n <= 200; ++n) {
+      const ompext_planner_t planner = {&cfg, machine, processors};
+      ompext_plan_t over;
+      ompext_plan_build(&planner, n, 1, &over);
+      int want = (n + processors - 1) / processors;
+      want = want < 2 ? 2 : want > OMPEXT_MAX_FANIN ? OMPEXT_MAX_FANIN : want;
+      long span = 1;
+      for (int l = 0; l < over.reduce_levels; ++l) {
+        if (over.reduce_fanin[l] != want)
+          tu_fail("%s n=%d on %d processors: reduction fan-in %d at level %d, "
+                  "want %d",
+                  set, n, processors, over.reduce_fanin[l], l, want);
+        span *= over.reduce_fanin[l];
+      }
+      if (span < n || span / over.reduce_fanin[0] >= n)
+        tu_fail("%s n=%d on %d processors: %d reduction levels of %d", set, n,
+                processors, over.reduce_levels, want);
+      check_bounds(set, n, &over);
+      if (n == 8 && processors == 2 &&
+          (over.reduce_fanin[0] != 4 || over.reduce_levels != 2))
+        tu_fail("8 threads on 2 processors: fan-in %d over %d levels, want 4 "
+                "over 2", over.reduce_fanin[0], over.reduce_levels);
+    }
+  cfg.reduce_levels = 1;
+  cfg.reduce_fanin[0] = 3;
+  const ompext_planner_t planner = {&cfg, machine, 2};
+  ompext_plan_t p;
+  ompext_plan_build(&planner, 8, 1, &p);
+  if (p.reduce_fanin[0] != 3)
+    tu_fail("OMPEXT_REDUCE_FANIN=3 under oversubscription on 2 processors: %d",
+            p.reduce_fanin[0]);
+}
+
 static void check_auto_barrier(const char *set,
                                const ompext_machine_t *machine) {
   ompext_config_t cfg;
@@ -236,6 +280,7 @@ int main(void) {
   unsigned long sets = 0;
   check_sizes("no model", NULL);
   check_auto_barrier("no model", NULL);
+  check_reduce_by_processor("no model", NULL);
   check_environment_wins(NULL);
   check_saturation();
   ++sets;
@@ -249,6 +294,7 @@ int main(void) {
              ompext_model_builtin_names[i]);
     check_sizes(ompext_model_builtin_names[i], &machine);
     check_auto_barrier(ompext_model_builtin_names[i], &machine);
+    check_reduce_by_processor(ompext_model_builtin_names[i], &machine);
     check_environment_wins(&machine);
     ++sets;
   }
