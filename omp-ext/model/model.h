@@ -45,6 +45,8 @@ typedef struct ompext_model_params {
   double r_l;        /* R_L: read of a line in the own cache (ns) */
   double r_r;        /* R_R: read of a line held by another core (ns) */
   double r_i;        /* R_I: read of an invalid line, from memory (ns) */
+  double r_x;        /* R_X: read of a line held by a core of another
+                        package (ns); used only with a topology */
   double a, b, c;    /* contention T_C(n) = b + c*n - a/n (ns) */
   double o, q, p;    /* multi-line copy T_N = o*N + q - p/N (ns) */
   double line_bytes; /* cache line size (bytes, a whole number >= 1) */
@@ -58,8 +60,8 @@ extern const char *const ompext_model_builtin_names[];
 int ompext_model_params_builtin(const char *name, ompext_model_params_t *out);
 
 /* The accepted parameter names (canonical spelling), NULL-terminated:
-   R_L R_R R_I a b c o q p line.  Lookup is case-insensitive and also takes
-   RL, RR, RI and line_bytes. */
+   R_L R_R R_I R_X a b c o q p line.  Lookup is case-insensitive and also
+   takes RL, RR, RI, RX and line_bytes. */
 extern const char *const ompext_model_param_names[];
 
 /* Sets one parameter from its textual value.  0, or -1 with a message in
@@ -72,10 +74,19 @@ int ompext_model_params_assign(ompext_model_params_t *p,
                                const char *assignment, char *err,
                                size_t errcap);
 
+/* Applies count overrides in turn, then the R_X rule of files: when R_R
+   changed and no override named R_X, R_X keeps its ratio to R_R.  0, or -1
+   with the message of the first override refused. */
+int ompext_model_params_assign_all(ompext_model_params_t *p,
+                                   const char *const *assignments, int count,
+                                   char *err, size_t errcap);
+
 /* Parses a parameter file's text: one "key value" per line ("key=value" is
    accepted too), '#' starts a comment, blank lines are ignored.  The values
    start from the built-in "default" set; a line "base NAME" (before any
-   value) starts from built-in set NAME instead.  `origin` names the text in
+   value) starts from built-in set NAME instead.  A text that gives R_R but
+   not R_X gets R_X = R_R times the starting set's R_X / R_R (2 for
+   "default").  `origin` names the text in
    error messages ("file:line: ..."). */
 int ompext_model_params_parse(const char *text, const char *origin,
                               ompext_model_params_t *out, char *err,
@@ -108,7 +119,7 @@ int ompext_model_params_resolve(const char *name_or_file,
                                 size_t errcap);
 
 /* Checks that every parameter is physically plausible (params.c says why
-   each range): R_L, R_R, R_I from 0.01 ns to 1 ms; a, b, c, q, p from 0 to
+   each range): R_L, R_R, R_I, R_X from 0.01 ns to 1 ms; a, b, c, q, p from 0 to
    1 ms; o 0, or 0.01 ns to 1 ms; line a whole number of bytes from 1 to
    4096.  0, or -1 with a message naming the value and its range. */
 int ompext_model_params_validate(const ompext_model_params_t *p, char *err,

@@ -51,7 +51,8 @@ static void usage(FILE *f) {
 "                      default) or a file of 'key value' lines ('#'\n"
 "                      comments; 'base NAME' first to start from a set other\n"
 "                      than default); default: default\n"
-"  --set NAME=VALUE    override one parameter: R_L R_R R_I a b c o q p line\n"
+"  --set NAME=VALUE    override one parameter: R_L R_R R_I R_X a b c o q p\n"
+"                      line (R_R alone: R_X keeps its ratio to R_R)\n"
 "  --op OP             barrier, bcast (the broadcast alone), reduce,\n"
 "                      copyprivate (broadcast, then the team's barrier) or\n"
 "                      fork_join (fork and join of an empty region)\n"
@@ -459,11 +460,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %s\n", progname, err);
     return 2;
   }
-  for (int s = 0; s < nsets; ++s)
-    if (ompext_model_params_assign(&params, sets[s], err, sizeof(err))) {
-      fprintf(stderr, "%s: --set: %s\n", progname, err);
-      return 2;
-    }
+  if (ompext_model_params_assign_all(&params, sets, nsets, err,
+                                     sizeof(err))) {
+    fprintf(stderr, "%s: --set: %s\n", progname, err);
+    return 2;
+  }
   if (ompext_model_params_validate(&params, err, sizeof(err))) {
     fprintf(stderr, "%s: %s\n", progname, err);
     return 2;
