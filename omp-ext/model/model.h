@@ -23,6 +23,10 @@
  *            algorithm and the best algorithm, by bounded exhaustive search
  * baseline.c the collectives of the runtimes omp-ext is compared with
  *            (libomp as shipped, libgomp), priced with the same pieces
+ * topology.c the topology (OMPEXT_TOPOLOGY's description), and pricing on
+ *            it: R_R inside a package, R_X across (placed.h, private)
+ * hier.c     omp-ext on a topology: the plugin's plan of one leader per
+ *            package for a team that spans several
  * cost_pair.h  (private) building and adding min/max pairs, for cost.c and
  *            baseline.c
  */
@@ -435,6 +439,61 @@ int ompext_model_baseline_cost(const ompext_model_params_t *p,
 
 /* Cache lines of a message of `bytes` bytes (at least 1). */
 long ompext_model_lines_for_bytes(const ompext_model_params_t *p, long bytes);
+
+/* ------------------------------------------------------------------------ */
+/* Topology (topology.c, hier.c)                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Where a team runs: `packages` domains of `cores` cores each, a domain
+   being what the plugin gives a leader (omp-ext/src/topology.h: a package,
+   or an L3 cache where a package has several).  Thread t runs on core t,
+   so on package t / cores; a team of more than packages * cores threads is
+   outside the model. */
+typedef struct ompext_model_topology {
+  int packages; /* domains, >= 1 */
+  int cores;    /* cores per domain, >= 1 */
+  int pus;      /* PUs per core (no thread of the team shares a core) */
+  char kind[16]; /* "package", "l3cache" or "machine" */
+} ompext_model_topology_t;
+
+/* Reads an hwloc synthetic description as OMPEXT_TOPOLOGY gives it to the
+   plugin, e.g. "package:2 core:32 pu:1" (levels TYPE:COUNT from the top,
+   down to core and optionally pu; at most 4096 PUs).  0, or -1 with a
+   message. */
+int ompext_model_topology_parse(const char *desc, ompext_model_topology_t *out,
+                                char *err, size_t errcap);
+/* The package of thread tid (0 without a topology). */
+int ompext_model_topology_package(const ompext_model_topology_t *t, int tid);
+/* Whether a team of n threads spans more than one package of t (NULL: no). */
+int ompext_model_topology_spans(const ompext_model_topology_t *t, int n);
+
+/* The baseline on a topology: as ompext_model_baseline_cost, with each
+   transfer between two packages at R_X; libomp's trees are
+   topology-unaware, their longest path taken over every thread.  The same
+   as ompext_model_baseline_cost when the team does not span packages.
+   Broadcast-like ops (copyprivate) are not priced on a topology: -1. */
+int ompext_model_baseline_cost_placed(const ompext_model_params_t *p,
+                                      const ompext_model_topology_t *t,
+                                      ompext_model_baseline_t b,
+                                      ompext_model_op_t op, int n, long lines,
+                                      ompext_model_baseline_cost_t *out);
+
+/* omp-ext as the plugin runs a team on a topology. */
+typedef struct ompext_model_plan_cost {
+  ompext_model_cost_t cost;
+  char algorithm[32]; /* the optimizer's algorithm, or "hier:..." */
+  char config[96];    /* its parameters, as ompext_model_format_config */
+} ompext_model_plan_cost_t;
+
+/* A team within one package: the optimizer's best (ompext_model_best).  A
+   team spanning packages: the plugin's hierarchical plan (hier.c), barrier,
+   reduce and fork_join only.  0, or -1 (an op not priced there, n < 2, or
+   more threads than cores). */
+int ompext_model_ext_placed(const ompext_model_params_t *p,
+                            const ompext_model_options_t *o,
+                            const ompext_model_topology_t *t,
+                            ompext_model_op_t op, int n, long lines,
+                            ompext_model_plan_cost_t *out);
 
 #ifdef __cplusplus
 }
