@@ -433,7 +433,7 @@ static ompext_model_cost_t placed_libomp(const ompext_model_params_t *p,
     const int atomic = n <= OMPEXT_MODEL_LIBOMP_ATOMIC_CUTOFF;
     *method = atomic ? "atomic" : "tree";
     if (atomic)
-      return ompext_model_placed_reduce_atomic(p, t, n, lines);
+      return ompext_model_placed_reduce_line(p, t, n, lines, 0);
     const ompext_model_cost_t g = placed_gather(
         p, t, pat, n, OMPEXT_MODEL_LIBOMP_REDUCTION_BRANCH_BITS, lines);
     const double fold = p->r_r + p->o * (lines - 1); /* tid 0's own line */
@@ -458,8 +458,8 @@ static ompext_model_cost_t placed_libgomp(const ompext_model_params_t *p,
     return gomp_fork_join(p, t, n);
   default:
     *method = lines <= 1 ? "atomic" : "lock";
-    return lines <= 1 ? ompext_model_placed_reduce_atomic(p, t, n, 1)
-                      : ompext_model_placed_reduce_critical(p, t, n, lines);
+    return lines <= 1 ? ompext_model_placed_reduce_line(p, t, n, 1, 0)
+                      : ompext_model_placed_reduce_line(p, t, n, lines, 1);
   }
 }
 

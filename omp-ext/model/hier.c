@@ -163,10 +163,10 @@ static int hier_reduce(const ompext_model_params_t *p,
   const double lock = ompext_model_reduce_critical(p, n, lines).min;
   if (lock < flat_tree && lock <= atomic) {
     snprintf(out->algorithm, sizeof(out->algorithm), "critical");
-    out->cost = ompext_model_placed_reduce_critical(p, t, n, lines);
+    out->cost = ompext_model_placed_reduce_line(p, t, n, lines, 1);
   } else if (atomic < flat_tree) {
     snprintf(out->algorithm, sizeof(out->algorithm), "atomic");
-    out->cost = ompext_model_placed_reduce_atomic(p, t, n, lines);
+    out->cost = ompext_model_placed_reduce_line(p, t, n, lines, 0);
   } else {
     out->cost = hier_reduce_tree(p, &tree, s, lines, out->config,
                                  sizeof(out->config));

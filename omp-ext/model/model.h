@@ -29,6 +29,7 @@
  *            package for a team that spans several
  * cost_pair.h  (private) building and adding min/max pairs, for cost.c and
  *            baseline.c
+ * errorf.h   (private) the error messages of the parsers
  */
 #ifndef OMPEXT_MODEL_H
 #define OMPEXT_MODEL_H

@@ -50,11 +50,11 @@
 #include "model.h"
 
 #include "calibration.h"
+#include "errorf.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,15 +77,6 @@ const char *const ompext_model_builtin_names[] = {
 
 const char *const ompext_model_param_names[] = {
     "R_L", "R_R", "R_I", "R_X", "a", "b", "c", "o", "q", "p", "line", NULL};
-
-static void errorf(char *err, size_t cap, const char *fmt, ...) {
-  if (!err || cap == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, cap, fmt, ap);
-  va_end(ap);
-}
 
 /* The caller's R_L, R_R, R_I, R_X, and the Phi fits scaled by r_r/PHI_R_R. */
 static void scaled_from_phi(ompext_model_params_t *out, const char *name,

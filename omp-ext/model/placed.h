@@ -56,13 +56,10 @@ placed_line_t ompext_model_placed_line(const ompext_model_params_t *p,
                                        const ompext_model_topology_t *t,
                                        int n);
 
-/* The reductions through one line (cost.c's atomic and critical methods)
-   with each thread's transfer of that line at its cost. */
-ompext_model_cost_t ompext_model_placed_reduce_atomic(
+/* The reductions through one line (cost.c's atomic method, lock 0, and
+   its lock, lock 1) with each thread's transfer of that line at its cost. */
+ompext_model_cost_t ompext_model_placed_reduce_line(
     const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
-    double lines);
-ompext_model_cost_t ompext_model_placed_reduce_critical(
-    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
-    double lines);
+    double lines, int lock);
 
 #endif

@@ -23,24 +23,15 @@
 #include "placed.h"
 
 #include "cost_pair.h"
+#include "errorf.h"
 
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define MAX_PUS 4096
 #define MAX_LEVELS 16
-
-static void errorf(char *err, size_t cap, const char *fmt, ...) {
-  if (!err || cap == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, cap, fmt, ap);
-  va_end(ap);
-}
 
 /* ---- the description ---------------------------------------------------- */
 
@@ -222,15 +213,16 @@ placed_line_t ompext_model_placed_line(const ompext_model_params_t *p,
   return l;
 }
 
-/* cost.c's atomic reduction (T_nb(n) + (I-1)(n-1) R_R + combines, worst
-   case I T_nb(n) + combines) with each of the n-1 others' hand-offs of
-   the shared line at its own transfer's cost. */
-ompext_model_cost_t ompext_model_placed_reduce_atomic(
-    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
-    double lines) {
-  if (n < 2 || lines < 1)
-    return INVALID_COST;
-  const placed_line_t l = ompext_model_placed_line(p, t, n);
+/* The reductions through one shared line, cost.c's with each thread's
+   transfer of that line at its own cost:
+   atomics   T_nb(n) + (I-1)(n-1) R_R + combines (worst case I T_nb(n) +
+             combines), each of the n-1 others' hand-offs placed;
+   the lock  each of the n threads fetches the lock line from the previous
+             holder (R_R for tid 0 and the others of its package, R_X for
+             the rest: the holders taken package by package), then copies
+             and combines (T_N) and releases (R_L; worst case T_C(n)). */
+static ompext_model_cost_t atomics(const ompext_model_params_t *p,
+                                   placed_line_t l, int n, double lines) {
   const double items = ompext_model_reduce_items(p, lines);
   const ompext_model_cost_t nb = cost(p->r_i + l.others, p->r_i + 2 * l.others);
   const double combine = (n - 1) * items * p->r_l;
@@ -238,19 +230,20 @@ ompext_model_cost_t ompext_model_placed_reduce_atomic(
               items * nb.max + combine);
 }
 
-/* cost.c's reduction under one lock: each of the n threads fetches the
-   lock line from the previous holder, R_R for tid 0 and the others of its
-   package, R_X for the rest (the holders taken package by package), then
-   copies and combines (T_N) and releases (R_L; worst case T_C(n)). */
-ompext_model_cost_t ompext_model_placed_reduce_critical(
-    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
-    double lines) {
-  if (n < 2 || lines < 1)
-    return INVALID_COST;
-  const placed_line_t l = ompext_model_placed_line(p, t, n);
+static ompext_model_cost_t one_lock(const ompext_model_params_t *p,
+                                    placed_line_t l, int n, double lines) {
   const double tn = ompext_model_tn(p, lines), lock = p->r_r + l.others;
   return cost(lock + n * (tn + p->r_l),
               lock + n * (ompext_model_tc(p, n) + tn));
+}
+
+ompext_model_cost_t ompext_model_placed_reduce_line(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    double lines, int lock) {
+  if (n < 2 || lines < 1)
+    return INVALID_COST;
+  const placed_line_t l = ompext_model_placed_line(p, t, n);
+  return lock ? one_lock(p, l, n, lines) : atomics(p, l, n, lines);
 }
 
 /* ---- the longest paths of a tree ---------------------------------------- */
@@ -280,15 +273,19 @@ typedef struct walk {
   ompext_model_cost_t *at;
 } walk_t;
 
-static int walk_open(walk_t *w, int n) {
-  w->kids = malloc(sizeof(int) * (size_t)n);
-  w->at = calloc((size_t)n, sizeof(ompext_model_cost_t));
-  return w->kids && w->at ? 0 : -1;
-}
-
 static void walk_close(walk_t *w) {
   free(w->kids);
   free(w->at);
+}
+
+/* 0, or -1 (a tree of fewer than 2, out of memory) with nothing held. */
+static int walk_open(walk_t *w, int n) {
+  w->kids = n < 2 ? NULL : malloc(sizeof(int) * (size_t)n);
+  w->at = n < 2 ? NULL : calloc((size_t)n, sizeof(ompext_model_cost_t));
+  if (w->kids && w->at)
+    return 0;
+  walk_close(w);
+  return -1;
 }
 
 static ompext_model_cost_t later(ompext_model_cost_t a, ompext_model_cost_t b) {
@@ -299,10 +296,8 @@ ompext_model_cost_t ompext_model_placed_gather(const ompext_model_params_t *p,
                                                const placed_tree_t *tree,
                                                double combine_lines) {
   walk_t w;
-  if (tree->n < 2 || walk_open(&w, tree->n) != 0) {
-    walk_close(&w);
+  if (walk_open(&w, tree->n) != 0)
     return INVALID_COST;
-  }
   const double combine =
       combine_lines > 0 ? ompext_model_tn(p, combine_lines) : 0.0;
   /* Children have larger tids: theirs are final when a parent waits. */
@@ -326,10 +321,8 @@ ompext_model_cost_t ompext_model_placed_gather(const ompext_model_params_t *p,
 ompext_model_cost_t ompext_model_placed_release(const ompext_model_params_t *p,
                                                 const placed_tree_t *tree) {
   walk_t w;
-  if (tree->n < 2 || walk_open(&w, tree->n) != 0) {
-    walk_close(&w);
+  if (walk_open(&w, tree->n) != 0)
     return INVALID_COST;
-  }
   ompext_model_cost_t end = cost(0, 0);
   /* Parents have smaller tids: a thread's start is known when it runs. */
   for (int tid = 0; tid < tree->n; ++tid) {

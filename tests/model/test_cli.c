@@ -208,20 +208,17 @@ static void check_topology(void) {
             strstr(r.out, "m=3"),
         "--topology with L3 domains: %d %s%s", r.status, r.out, r.err);
   /* Bad descriptions and what is not priced on a topology: exit 2. */
-  USAGE_ERROR("is not TYPE:COUNT", "--op", "barrier", "--threads", "2-8",
-              "--topology", "package:2 cores:4");
-  USAGE_ERROR("no core level", "--op", "barrier", "--threads", "2",
-              "--topology", "package:2");
-  USAGE_ERROR("whole number", "--op", "barrier", "--threads", "2",
-              "--topology", "package:2 core:0");
-  USAGE_ERROR("whole number", "--op", "barrier", "--threads", "2",
-              "--topology", "package:2(memory=1GB) core:4");
-  USAGE_ERROR("from the top down", "--op", "barrier", "--threads", "2",
-              "--topology", "core:4 package:2");
-  USAGE_ERROR("more than 4096 PUs", "--op", "barrier", "--threads", "2",
-              "--topology", "package:64 core:64 pu:2");
-  USAGE_ERROR("bad --topology ''", "--op", "barrier", "--threads", "2",
-              "--topology", "");
+  static const char *const bad[][2] = {
+      {"package:2 cores:4", "is not TYPE:COUNT"},
+      {"package:2", "no core level"},
+      {"package:2 core:0", "whole number"},
+      {"package:2(memory=1GB) core:4", "whole number"},
+      {"core:4 package:2", "from the top down"},
+      {"package:64 core:64 pu:2", "more than 4096 PUs"},
+      {"", "bad --topology ''"}};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
+    USAGE_ERROR(bad[i][1], "--op", "barrier", "--threads", "2", "--topology",
+                bad[i][0]);
   USAGE_ERROR("not priced on a topology", "--op", "copyprivate",
               "--threads", "2-8", "--topology", "package:2 core:4");
   USAGE_ERROR("price flat algorithms", "--op", "barrier", "--threads",
