@@ -3,7 +3,10 @@
 # the cost model alone: regenerates the tables of docs/scaling.md (between
 # its "generated" markers) and the PNG plots in docs/scaling/ (drawn
 # smaller than ompext-model's default, to keep the repository small).
-# With CSV_DIR=DIR it also keeps every team size's CSV there.
+# With CSV_DIR=DIR it also keeps every team size's CSV there.  A set with a
+# topology (after '|', OMPEXT_TOPOLOGY's spelling) is priced on it, up to
+# its cores, for the ops the model prices there; OMPEXT_TOPOLOGY itself is
+# ignored.
 #
 #   bench/model/scaling.sh [ompext-model]
 #
@@ -12,6 +15,7 @@
 # (the model's own build: cmake -S omp-ext/model -B build-model).  Needs
 # gnuplot for the plots.  Runs in well under a minute, one core.
 set -euo pipefail
+unset OMPEXT_TOPOLOGY
 here=$(cd "$(dirname "$0")/../.." && pwd)
 model=${1:-}
 if [[ -z $model ]]; then
@@ -27,11 +31,15 @@ doc=$here/docs/scaling.md
 mkdir -p "$out"
 threads=2-256
 shown="2 4 8 16 32 60 64 128 256"   # the rows of the markdown tables
+topo_threads=2-64                   # a topology's: up to its cores
+topo_shown="2 4 8 16 32 33 48 64"
 
-# name:params   (the calibration file by its path, relative to the repo)
+# name:params[|topology]   (the calibration file by its path, relative to
+# the repo)
 sets=("xeon-phi-5110p:xeon-phi-5110p"
       "sandy-bridge-e5-2670:sandy-bridge-e5-2670"
-      "this-machine:bench/model/this-machine.params")
+      "this-machine:bench/model/this-machine.params"
+      "this-machine-2x32:bench/model/this-machine.params|package:2 core:32 pu:1")
 # case:op:bytes:title
 cases=("barrier:barrier::barrier"
        "reduce-8:reduce:8:reduction, one scalar (8 B)"
@@ -51,16 +59,26 @@ mkdir -p "$csv"
 command -v gnuplot >/dev/null || { echo "scaling.sh: gnuplot is needed for the plots" >&2; exit 1; }
 cd "$here"
 for set in "${sets[@]}"; do
-  name=${set%%:*} params=${set#*:}
+  name=${set%%:*} params=${set#*:} topo=
+  if [[ $params == *"|"* ]]; then topo=${params#*|} params=${params%%|*}; fi
+  range=$threads rows=$shown
   printf '\n### %s\n' "$name" >>"$tables"
+  if [[ -n $topo ]]; then
+    range=$topo_threads rows=$topo_shown
+    printf '\nOn the topology `%s` (`--topology`): teams of more than one package priced with R_X between packages.\n' "$topo" >>"$tables"
+  fi
   for c in "${cases[@]}"; do
     IFS=: read -r tag op bytes title <<<"$c"
     extra=()
     [[ -n $bytes ]] && extra=(--bytes "$bytes")
+    if [[ -n $topo ]]; then
+      [[ $op == copyprivate ]] && continue   # not priced on a topology
+      extra+=(--topology "$topo")
+    fi
     base="$csv/$name-$tag" png="$out/$name-$tag.png"
-    "$model" --params "$params" --op "$op" --threads "$threads" "${extra[@]}" \
+    "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
       --compare stock --format csv --plot "$work/plot.png" >"$base-stock.csv"
-    "$model" --params "$params" --op "$op" --threads "$threads" "${extra[@]}" \
+    "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
       --compare libgomp --format csv >"$base-libgomp.csv"
     # The same script, drawn at 720x450 with the plain png terminal (a
     # palette image, a third of the size) into the document's directory.
@@ -75,7 +93,7 @@ for set in "${sets[@]}"; do
     join -t, <(unquote <"$base-stock.csv" | tail -n +2 | sort -t, -k1,1) \
              <(unquote <"$base-libgomp.csv" | tail -n +2 | sort -t, -k1,1) |
       sort -t, -k1,1n |
-      awk -F, -v shown="$shown" '
+      awk -F, -v shown="$rows" '
         BEGIN { split(shown, s, " "); for (i in s) keep[s[i]] = 1 }
         keep[$1] {
           printf "| %d | %s %s | %.0f | %.0f | %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n",

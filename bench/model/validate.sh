@@ -40,7 +40,8 @@ OMPEXT_GBENCH_THREADS=$(echo $threads | tr ' ' ',') "$bin/ompext-gbench" \
 model() {
   local extra=()
   [[ -n ${5:-} ]] && extra=(--bytes "$5")
-  "$bin/ompext-model" --params "$work/calibration.txt" --op "$1" \
+  # The measured machine, priced flat whatever OMPEXT_TOPOLOGY says.
+  env -u OMPEXT_TOPOLOGY "$bin/ompext-model" --params "$work/calibration.txt" --op "$1" \
     --algorithm "$2" ${3:+--fix "$3"} --threads "$4-$4" "${extra[@]}" \
     --format csv | awk -F, 'NR == 2 { print $(NF-1) "," $NF }'
 }

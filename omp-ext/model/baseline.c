@@ -23,6 +23,13 @@
  * most children and the deepest subtree; the tests (tests/model/
  * test_baseline.c) check that against the longest path over every thread.
  *
+ * On a topology (ompext_model_baseline_cost_placed) every transfer between
+ * threads of two packages costs R_X instead of R_R.  libomp's trees do not
+ * know the topology: their longest path is then taken over every thread
+ * (placed.h), tid 0's levels being no longer the critical ones.  libgomp's
+ * lines are touched by every thread: each thread on another package than
+ * tid 0's pays R_X.
+ *
  * What is left out, on both sides alike: the bookkeeping around a barrier
  * (tasking checks, ITT, OMPT), the team set-up of a fork, sleeping after
  * the blocktime, and system calls (libgomp's last arriver always calls
@@ -34,6 +41,7 @@
  */
 #include "cost_pair.h"
 #include "model.h"
+#include "placed.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -241,10 +249,12 @@ ompext_model_cost_t ompext_model_libomp_fork_join(
    thread to thread, as in the notification backwards (Eq. 4.1/4.2), but
    nobody polls it:
      min  R_L + (n-1)*R_R      the previous last arriver holds the line
-     max  R_R + 2(n-1)*R_R     each hand-off interfered with once */
+     max  R_R + 2(n-1)*R_R     each hand-off interfered with once
+   On a topology (l: the line's transfers, placed.h) each (n-1)*R_R is the
+   others' transfers and the worst case's first R_R the dearest. */
 static ompext_model_cost_t gomp_arrivals(const ompext_model_params_t *p,
-                                         int n) {
-  return cost(p->r_l + (n - 1) * p->r_r, p->r_r + 2.0 * (n - 1) * p->r_r);
+                                         placed_line_t l) {
+  return cost(p->r_l + l.others, l.far + 2.0 * l.others);
 }
 
 /* Release (config/linux/bar.c gomp_team_barrier_wait_end, the last
@@ -253,20 +263,30 @@ static ompext_model_cost_t gomp_arrivals(const ompext_model_params_t *p,
    the n-1 then read it at once (T_C(n-1); worst case 2*T_C(n-1), as the
    flat broadcast's notification, Eq. 4.10):
      min  R_L + R_R + T_C(n-1)
-     max  R_L + R_R + 2*T_C(n-1) */
-static ompext_model_cost_t gomp_release(const ompext_model_params_t *p,
+     max  R_L + R_R + 2*T_C(n-1)
+   On a topology with readers on other packages the line is taken from
+   them (R_X), and their copy comes across: T_C(n-1) + R_X - R_R. */
+static ompext_model_cost_t gomp_release(const ompext_model_params_t *p, int n,
+                                        placed_line_t l) {
+  const double tc =
+      ompext_model_tc(p, n - 1) + (l.remote ? p->r_x - p->r_r : 0.0);
+  return cost(p->r_l + l.far + tc, p->r_l + l.far + 2 * tc);
+}
+
+static ompext_model_cost_t gomp_barrier(const ompext_model_params_t *p,
+                                        const ompext_model_topology_t *t,
                                         int n) {
-  const double tc = ompext_model_tc(p, n - 1);
-  return cost(p->r_l + p->r_r + tc, p->r_l + p->r_r + 2 * tc);
+  if (n < 2)
+    return INVALID_COST;
+  const placed_line_t l = ompext_model_placed_line(p, t, n);
+  return add(gomp_arrivals(p, l), gomp_release(p, n, l));
 }
 
 /* libgomp's centralized barrier (config/linux/bar.c
    gomp_team_barrier_wait): arrivals, then the release. */
 ompext_model_cost_t ompext_model_libgomp_barrier(
     const ompext_model_params_t *p, int n) {
-  if (n < 2)
-    return INVALID_COST;
-  return add(gomp_arrivals(p, n), gomp_release(p, n));
+  return gomp_barrier(p, NULL, n);
 }
 
 /* GCC's reductions never call the runtime: for one scalar it emits an
@@ -307,16 +327,140 @@ ompext_model_cost_t ompext_model_libgomp_copyprivate(
          arriver has written it: 2*R_R (worst case one interference more,
          3*R_R).
      min  (n-1)*R_R + R_R + gomp_release,min + gomp_arrivals,min + 2*R_R
-     max  (n-1)*R_R + R_R + gomp_release,max + gomp_arrivals,max + 3*R_R */
-ompext_model_cost_t ompext_model_libgomp_fork_join(
-    const ompext_model_params_t *p, int n) {
+     max  (n-1)*R_R + R_R + gomp_release,max + gomp_arrivals,max + 3*R_R
+   On a topology the workers' lines are each at its transfer's cost, and
+   in the worst case the last arriver is on another package (3*R_X). */
+static ompext_model_cost_t gomp_fork_join(const ompext_model_params_t *p,
+                                          const ompext_model_topology_t *t,
+                                          int n) {
   if (n < 2)
     return INVALID_COST;
-  const ompext_model_cost_t rel = gomp_release(p, n);
-  const ompext_model_cost_t arr = gomp_arrivals(p, n);
-  const double start = (n - 1) * p->r_r + p->r_r;
+  const placed_line_t l = ompext_model_placed_line(p, t, n);
+  const ompext_model_cost_t rel = gomp_release(p, n, l);
+  const ompext_model_cost_t arr = gomp_arrivals(p, l);
+  const double start = l.others + p->r_r;
   return cost(start + rel.min + arr.min + 2 * p->r_r,
-              start + rel.max + arr.max + 3 * p->r_r);
+              start + rel.max + arr.max + 3 * l.far);
+}
+
+ompext_model_cost_t ompext_model_libgomp_fork_join(
+    const ompext_model_params_t *p, int n) {
+  return gomp_fork_join(p, NULL, n);
+}
+
+/* ------------------------------------------------------------------------ */
+/* On a topology                                                            */
+/* ------------------------------------------------------------------------ */
+
+/* A libomp pattern as a tree for placed.h's walks: the same index rules
+   as pattern_children, for every thread (kmp_barrier.cpp): hyper, at
+   level l a tid with no nonzero base-2^bits digit below l + 1 has the
+   children tid + j 2^{bits l}; tree, the heap's tid*2^bits + 1 .. +
+   2^bits; linear, tid 0 has all. */
+typedef struct pattern_shape {
+  ompext_model_libomp_pattern_t pattern;
+  int bits;
+} pattern_shape_t;
+
+static int pattern_kids(const placed_tree_t *tree, int tid, int level,
+                        int *out) {
+  const pattern_shape_t *s = tree->arg;
+  const long radix = 1L << s->bits, n = tree->n;
+  const long offset = s->pattern == OMPEXT_MODEL_LIBOMP_HYPER
+                          ? 1L << (level * s->bits)
+                          : 1;
+  long first = 0, last = -1, stride = 1;
+  if (s->pattern == OMPEXT_MODEL_LIBOMP_LINEAR && tid == 0 && level == 0) {
+    first = 1;
+    last = n - 1;
+  } else if (s->pattern == OMPEXT_MODEL_LIBOMP_TREE && level == 0) {
+    first = (long)tid * radix + 1;
+    last = (long)tid * radix + radix;
+  } else if (s->pattern == OMPEXT_MODEL_LIBOMP_HYPER &&
+             tid % (offset * radix) == 0) {
+    first = tid + offset;
+    last = tid + (radix - 1) * offset;
+    stride = offset;
+  }
+  int c = 0;
+  for (long child = first; child <= last && child < n; child += stride)
+    out[c++] = (int)child;
+  return c;
+}
+
+static placed_tree_t pattern_tree(const ompext_model_topology_t *t,
+                                  const pattern_shape_t *shape, int n) {
+  const placed_tree_t tree = {
+      n,
+      shape->pattern == OMPEXT_MODEL_LIBOMP_HYPER
+          ? ompext_model_hyper_levels(n, shape->bits)
+          : 1,
+      pattern_kids, shape, t};
+  return tree;
+}
+
+/* ompext_model_libomp_gather and _release on a topology. */
+static ompext_model_cost_t placed_gather(const ompext_model_params_t *p,
+                                         const ompext_model_topology_t *t,
+                                         ompext_model_libomp_pattern_t pattern,
+                                         int n, int bits, double lines) {
+  if (!pattern_valid(pattern, n, bits))
+    return INVALID_COST;
+  const pattern_shape_t shape = {pattern, bits};
+  const placed_tree_t tree = pattern_tree(t, &shape, n);
+  return ompext_model_placed_gather(p, &tree, lines);
+}
+
+static ompext_model_cost_t placed_release(const ompext_model_params_t *p,
+                                          const ompext_model_topology_t *t,
+                                          ompext_model_libomp_pattern_t pattern,
+                                          int n, int bits) {
+  if (!pattern_valid(pattern, n, bits))
+    return INVALID_COST;
+  const pattern_shape_t shape = {pattern, bits};
+  const placed_tree_t tree = pattern_tree(t, &shape, n);
+  return ompext_model_placed_release(p, &tree);
+}
+
+/* The libomp constructs of the sections above, each transfer placed. */
+static ompext_model_cost_t placed_libomp(const ompext_model_params_t *p,
+                                         const ompext_model_topology_t *t,
+                                         ompext_model_libomp_pattern_t pat,
+                                         ompext_model_op_t op, int n,
+                                         double lines, const char **method) {
+  const int bits = OMPEXT_MODEL_LIBOMP_BRANCH_BITS;
+  if (op == OMPEXT_MODEL_OP_REDUCE) {
+    const int atomic = n <= OMPEXT_MODEL_LIBOMP_ATOMIC_CUTOFF;
+    *method = atomic ? "atomic" : "tree";
+    if (atomic)
+      return ompext_model_placed_reduce_line(p, t, n, lines, 0);
+    const ompext_model_cost_t g = placed_gather(
+        p, t, pat, n, OMPEXT_MODEL_LIBOMP_REDUCTION_BRANCH_BITS, lines);
+    const double fold = p->r_r + p->o * (lines - 1); /* tid 0's own line */
+    return cost(g.min + fold, g.max + fold);
+  }
+  /* The barrier, and the fork/join's release and gather. */
+  return add(placed_gather(p, t, pat, n, bits, 0),
+             placed_release(p, t, pat, n, bits));
+}
+
+/* libgomp's constructs on a topology (the reductions: cost.c's, placed). */
+static ompext_model_cost_t placed_libgomp(const ompext_model_params_t *p,
+                                          const ompext_model_topology_t *t,
+                                          ompext_model_op_t op, int n,
+                                          double lines, const char **method) {
+  switch (op) {
+  case OMPEXT_MODEL_OP_BARRIER:
+    *method = "centralized";
+    return gomp_barrier(p, t, n);
+  case OMPEXT_MODEL_OP_FORK_JOIN:
+    *method = "centralized";
+    return gomp_fork_join(p, t, n);
+  default:
+    *method = lines <= 1 ? "atomic" : "lock";
+    return lines <= 1 ? ompext_model_placed_reduce_line(p, t, n, 1, 0)
+                      : ompext_model_placed_reduce_line(p, t, n, lines, 1);
+  }
 }
 
 /* ------------------------------------------------------------------------ */
@@ -343,6 +487,11 @@ int ompext_model_baseline_has_op(ompext_model_baseline_t b,
          op == OMPEXT_MODEL_OP_COPYPRIVATE || op == OMPEXT_MODEL_OP_FORK_JOIN;
 }
 
+static const char *const pattern_names[] = {
+    [OMPEXT_MODEL_LIBOMP_LINEAR] = "linear",
+    [OMPEXT_MODEL_LIBOMP_TREE] = "tree",
+    [OMPEXT_MODEL_LIBOMP_HYPER] = "hyper"};
+
 static ompext_model_libomp_pattern_t stock_pattern(ompext_model_baseline_t b) {
   return b == OMPEXT_MODEL_BASELINE_STOCK_TREE     ? OMPEXT_MODEL_LIBOMP_TREE
          : b == OMPEXT_MODEL_BASELINE_STOCK_LINEAR ? OMPEXT_MODEL_LIBOMP_LINEAR
@@ -358,10 +507,6 @@ int ompext_model_baseline_cost(const ompext_model_params_t *p,
     return -1;
   const int gomp = b == OMPEXT_MODEL_BASELINE_LIBGOMP;
   const ompext_model_libomp_pattern_t pat = stock_pattern(b);
-  static const char *const pattern_names[] = {
-      [OMPEXT_MODEL_LIBOMP_LINEAR] = "linear",
-      [OMPEXT_MODEL_LIBOMP_TREE] = "tree",
-      [OMPEXT_MODEL_LIBOMP_HYPER] = "hyper"};
   const double nl = lines < 1 ? 1.0 : (double)lines;
   const char *method = NULL;
   ompext_model_cost_t c;
@@ -391,6 +536,34 @@ int ompext_model_baseline_cost(const ompext_model_params_t *p,
   }
   if (isnan(c.min) || isnan(c.max))
     return -1;
+  out->cost = c;
+  snprintf(out->method, sizeof(out->method), "%s:%s",
+           ompext_model_baseline_names[b], method);
+  return 0;
+}
+
+int ompext_model_baseline_cost_placed(const ompext_model_params_t *p,
+                                      const ompext_model_topology_t *t,
+                                      ompext_model_baseline_t b,
+                                      ompext_model_op_t op, int n, long lines,
+                                      ompext_model_baseline_cost_t *out) {
+  if (!ompext_model_topology_spans(t, n))
+    return ompext_model_baseline_cost(p, b, op, n, lines, out);
+  if ((unsigned)b >= OMPEXT_MODEL_BASELINE_COUNT ||
+      (op != OMPEXT_MODEL_OP_BARRIER && op != OMPEXT_MODEL_OP_REDUCE &&
+       op != OMPEXT_MODEL_OP_FORK_JOIN) ||
+      n > t->packages * t->cores)
+    return -1;
+  const double nl = lines < 1 ? 1.0 : (double)lines;
+  const char *method = NULL;
+  const ompext_model_cost_t c =
+      b == OMPEXT_MODEL_BASELINE_LIBGOMP
+          ? placed_libgomp(p, t, op, n, nl, &method)
+          : placed_libomp(p, t, stock_pattern(b), op, n, nl, &method);
+  if (isnan(c.min) || isnan(c.max))
+    return -1;
+  if (b != OMPEXT_MODEL_BASELINE_LIBGOMP && op != OMPEXT_MODEL_OP_REDUCE)
+    method = pattern_names[stock_pattern(b)];
   out->cost = c;
   snprintf(out->method, sizeof(out->method), "%s:%s",
            ompext_model_baseline_names[b], method);

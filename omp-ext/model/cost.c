@@ -402,12 +402,6 @@ ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
   return ompext_model_reduce_tree_lines(p, d, k, 1);
 }
 
-/* 8-byte items in a reduction of `lines` lines: a one-line reduction is
-   taken as one item (a scalar), a longer one as an array of doubles. */
-static double reduce_items(const ompext_model_params_t *p, double lines) {
-  return lines <= 1 ? 1 : lines * p->line_bytes / 8;
-}
-
 /* Atomic reduction into shared lines (not a model of the paper; derived
    from its primitives).  Sec. 4.3 describes it as the first approach: the
    n-1 other threads combine into a common location one after another.  For
@@ -426,7 +420,7 @@ ompext_model_cost_t ompext_model_reduce_atomic_lines(
     const ompext_model_params_t *p, int n, double lines) {
   if (n < 2 || lines < 1)
     return INVALID_COST;
-  const double items = reduce_items(p, lines);
+  const double items = ompext_model_reduce_items(p, lines);
   const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
   const double combine = (n - 1) * items * p->r_l;
   return cost(nb.min + (items - 1) * (n - 1) * p->r_r + combine,

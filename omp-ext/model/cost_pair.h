@@ -24,4 +24,11 @@ static inline ompext_model_cost_t add(ompext_model_cost_t a,
   return cost(a.min + b.min, a.max + b.max);
 }
 
+/* 8-byte items in a reduction of `lines` lines: a one-line reduction is
+   taken as one item (a scalar), a longer one as an array of doubles. */
+static inline double ompext_model_reduce_items(const ompext_model_params_t *p,
+                                               double lines) {
+  return lines <= 1 ? 1 : lines * p->line_bytes / 8;
+}
+
 #endif

@@ -23,8 +23,13 @@
  *            algorithm and the best algorithm, by bounded exhaustive search
  * baseline.c the collectives of the runtimes omp-ext is compared with
  *            (libomp as shipped, libgomp), priced with the same pieces
+ * topology.c the topology (OMPEXT_TOPOLOGY's description), and pricing on
+ *            it: R_R inside a package, R_X across (placed.h, private)
+ * hier.c     omp-ext on a topology: the plugin's plan of one leader per
+ *            package for a team that spans several
  * cost_pair.h  (private) building and adding min/max pairs, for cost.c and
  *            baseline.c
+ * errorf.h   (private) the error messages of the parsers
  */
 #ifndef OMPEXT_MODEL_H
 #define OMPEXT_MODEL_H
@@ -45,6 +50,8 @@ typedef struct ompext_model_params {
   double r_l;        /* R_L: read of a line in the own cache (ns) */
   double r_r;        /* R_R: read of a line held by another core (ns) */
   double r_i;        /* R_I: read of an invalid line, from memory (ns) */
+  double r_x;        /* R_X: read of a line held by a core of another
+                        package (ns); used only with a topology */
   double a, b, c;    /* contention T_C(n) = b + c*n - a/n (ns) */
   double o, q, p;    /* multi-line copy T_N = o*N + q - p/N (ns) */
   double line_bytes; /* cache line size (bytes, a whole number >= 1) */
@@ -58,8 +65,8 @@ extern const char *const ompext_model_builtin_names[];
 int ompext_model_params_builtin(const char *name, ompext_model_params_t *out);
 
 /* The accepted parameter names (canonical spelling), NULL-terminated:
-   R_L R_R R_I a b c o q p line.  Lookup is case-insensitive and also takes
-   RL, RR, RI and line_bytes. */
+   R_L R_R R_I R_X a b c o q p line.  Lookup is case-insensitive and also
+   takes RL, RR, RI, RX and line_bytes. */
 extern const char *const ompext_model_param_names[];
 
 /* Sets one parameter from its textual value.  0, or -1 with a message in
@@ -72,10 +79,19 @@ int ompext_model_params_assign(ompext_model_params_t *p,
                                const char *assignment, char *err,
                                size_t errcap);
 
+/* Applies count overrides in turn, then the R_X rule of files: when R_R
+   changed and no override named R_X, R_X keeps its ratio to R_R.  0, or -1
+   with the message of the first override refused. */
+int ompext_model_params_assign_all(ompext_model_params_t *p,
+                                   const char *const *assignments, int count,
+                                   char *err, size_t errcap);
+
 /* Parses a parameter file's text: one "key value" per line ("key=value" is
    accepted too), '#' starts a comment, blank lines are ignored.  The values
    start from the built-in "default" set; a line "base NAME" (before any
-   value) starts from built-in set NAME instead.  `origin` names the text in
+   value) starts from built-in set NAME instead.  A text that gives R_R but
+   not R_X gets R_X = R_R times the starting set's R_X / R_R (2 for
+   "default").  `origin` names the text in
    error messages ("file:line: ..."). */
 int ompext_model_params_parse(const char *text, const char *origin,
                               ompext_model_params_t *out, char *err,
@@ -108,7 +124,7 @@ int ompext_model_params_resolve(const char *name_or_file,
                                 size_t errcap);
 
 /* Checks that every parameter is physically plausible (params.c says why
-   each range): R_L, R_R, R_I from 0.01 ns to 1 ms; a, b, c, q, p from 0 to
+   each range): R_L, R_R, R_I, R_X from 0.01 ns to 1 ms; a, b, c, q, p from 0 to
    1 ms; o 0, or 0.01 ns to 1 ms; line a whole number of bytes from 1 to
    4096.  0, or -1 with a message naming the value and its range. */
 int ompext_model_params_validate(const ompext_model_params_t *p, char *err,
@@ -424,6 +440,61 @@ int ompext_model_baseline_cost(const ompext_model_params_t *p,
 
 /* Cache lines of a message of `bytes` bytes (at least 1). */
 long ompext_model_lines_for_bytes(const ompext_model_params_t *p, long bytes);
+
+/* ------------------------------------------------------------------------ */
+/* Topology (topology.c, hier.c)                                            */
+/* ------------------------------------------------------------------------ */
+
+/* Where a team runs: `packages` domains of `cores` cores each, a domain
+   being what the plugin gives a leader (omp-ext/src/topology.h: a package,
+   or an L3 cache where a package has several).  Thread t runs on core t,
+   so on package t / cores; a team of more than packages * cores threads is
+   outside the model. */
+typedef struct ompext_model_topology {
+  int packages; /* domains, >= 1 */
+  int cores;    /* cores per domain, >= 1 */
+  int pus;      /* PUs per core (no thread of the team shares a core) */
+  char kind[16]; /* "package", "l3cache" or "machine" */
+} ompext_model_topology_t;
+
+/* Reads an hwloc synthetic description as OMPEXT_TOPOLOGY gives it to the
+   plugin, e.g. "package:2 core:32 pu:1" (levels TYPE:COUNT from the top,
+   down to core and optionally pu; at most 4096 PUs).  0, or -1 with a
+   message. */
+int ompext_model_topology_parse(const char *desc, ompext_model_topology_t *out,
+                                char *err, size_t errcap);
+/* The package of thread tid (0 without a topology). */
+int ompext_model_topology_package(const ompext_model_topology_t *t, int tid);
+/* Whether a team of n threads spans more than one package of t (NULL: no). */
+int ompext_model_topology_spans(const ompext_model_topology_t *t, int n);
+
+/* The baseline on a topology: as ompext_model_baseline_cost, with each
+   transfer between two packages at R_X; libomp's trees are
+   topology-unaware, their longest path taken over every thread.  The same
+   as ompext_model_baseline_cost when the team does not span packages.
+   Broadcast-like ops (copyprivate) are not priced on a topology: -1. */
+int ompext_model_baseline_cost_placed(const ompext_model_params_t *p,
+                                      const ompext_model_topology_t *t,
+                                      ompext_model_baseline_t b,
+                                      ompext_model_op_t op, int n, long lines,
+                                      ompext_model_baseline_cost_t *out);
+
+/* omp-ext as the plugin runs a team on a topology. */
+typedef struct ompext_model_plan_cost {
+  ompext_model_cost_t cost;
+  char algorithm[32]; /* the optimizer's algorithm, or "hier:..." */
+  char config[96];    /* its parameters, as ompext_model_format_config */
+} ompext_model_plan_cost_t;
+
+/* A team within one package: the optimizer's best (ompext_model_best).  A
+   team spanning packages: the plugin's hierarchical plan (hier.c), barrier,
+   reduce and fork_join only.  0, or -1 (an op not priced there, n < 2, or
+   more threads than cores). */
+int ompext_model_ext_placed(const ompext_model_params_t *p,
+                            const ompext_model_options_t *o,
+                            const ompext_model_topology_t *t,
+                            ompext_model_op_t op, int n, long lines,
+                            ompext_model_plan_cost_t *out);
 
 #ifdef __cplusplus
 }

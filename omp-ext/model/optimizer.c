@@ -54,11 +54,11 @@
  *      bcast and copyprivate: tree, flat, pipelined; reduce: tree,
  *      atomic, critical.
  */
+#include "errorf.h"
 #include "model.h"
 
 #include <math.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -587,15 +587,6 @@ int ompext_model_format_config(const ompext_model_params_t *p,
   default:
     return snprintf(buf, cap, "-");
   }
-}
-
-static void errorf(char *err, size_t cap, const char *fmt, ...) {
-  if (!err || cap == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, cap, fmt, ap);
-  va_end(ap);
 }
 
 /* A whole number in [1, hi] at *s, up to a ',' or the end. */

@@ -10,6 +10,7 @@
  *     o = 76.0, q = 1521.0, p = 1096.0          Table 3.1, row S_s = E, S_r = E
  *   The E/E rows because Chapter 4 assumes data buffers in the exclusive
  *   state in the owner's cache, and that is the set behind Appendix B.
+ *   R_X = R_R: the card is one package, no transfer crosses packages.
  *
  * sandy-bridge-e5-2670  Intel Xeon E5-2670 (2 x 8 cores, 2.6 GHz), Table 1.8,
  *   threads within one socket:
@@ -22,6 +23,8 @@
  *   two R_R (41.6 / 235.8): an assumption, not a measurement.  The implied
  *   single-line ping-pong, T_1 = q + o - p = 88.4 ns, is of the order of the
  *   72-80 ns the paper measured on this machine (Table 2.2).
+ *   R_X = R_{N,M} = 115.4, Table 1.8: a modified line in a core of the
+ *   other processor, across QPI (R_{P,M} + 70), the counterpart of R_R.
  *
  * default  Conservative (slow-side) round numbers for current x86 servers,
  *   for when nothing better is known; replace them with measurements:
@@ -37,6 +40,9 @@
  *     R_I = 120   DRAM load-to-use latency of DDR4/DDR5 servers, 90-130 ns
  *                 (same sources; the paper's BenchIT method, Molka et al.,
  *                 PACT 2009, measures it the same way);
+ *     R_X = 200   a line held by a core of another package: the slow end
+ *                 of the 150-200 ns the same sources give for crossing
+ *                 sockets, twice R_R;
  *     a, b, c, o, q, p  the Xeon Phi E/E fits scaled by 100 / 235.8, as for
  *                 sandy-bridge-e5-2670 (no public fits of these exist);
  *     line = 64 bytes.
@@ -44,11 +50,11 @@
 #include "model.h"
 
 #include "calibration.h"
+#include "errorf.h"
 
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -62,31 +68,26 @@
 #define PHI_O 76.0
 #define PHI_Q 1521.0
 #define PHI_P 1096.0
+/* Sandy Bridge E5-2670, Table 1.8: M lines inside / across processors. */
+#define SNB_R_R 41.6
+#define SNB_R_X 115.4
 
 const char *const ompext_model_builtin_names[] = {
     "xeon-phi-5110p", "sandy-bridge-e5-2670", "default", NULL};
 
 const char *const ompext_model_param_names[] = {
-    "R_L", "R_R", "R_I", "a", "b", "c", "o", "q", "p", "line", NULL};
+    "R_L", "R_R", "R_I", "R_X", "a", "b", "c", "o", "q", "p", "line", NULL};
 
-static void errorf(char *err, size_t cap, const char *fmt, ...) {
-  if (!err || cap == 0)
-    return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, cap, fmt, ap);
-  va_end(ap);
-}
-
-/* Xeon Phi R_L, R_I of the caller, and the Phi fits scaled by r_r/PHI_R_R. */
+/* The caller's R_L, R_R, R_I, R_X, and the Phi fits scaled by r_r/PHI_R_R. */
 static void scaled_from_phi(ompext_model_params_t *out, const char *name,
-                            double r_l, double r_r, double r_i) {
+                            double r_l, double r_r, double r_i, double r_x) {
   const double s = r_r / PHI_R_R;
   memset(out, 0, sizeof(*out));
   snprintf(out->name, sizeof(out->name), "%s", name);
   out->r_l = r_l;
   out->r_r = r_r;
   out->r_i = r_i;
+  out->r_x = r_x;
   out->a = PHI_A * s;
   out->b = PHI_B * s;
   out->c = PHI_C * s;
@@ -101,15 +102,15 @@ int ompext_model_params_builtin(const char *name, ompext_model_params_t *out) {
     return -1;
   if (strcmp(name, "xeon-phi-5110p") == 0) {
     /* s = 1: exactly the paper's values. */
-    scaled_from_phi(out, name, PHI_R_L, PHI_R_R, PHI_R_I);
+    scaled_from_phi(out, name, PHI_R_L, PHI_R_R, PHI_R_I, PHI_R_R);
     return 0;
   }
   if (strcmp(name, "sandy-bridge-e5-2670") == 0) {
-    scaled_from_phi(out, name, 2.3, 41.6, 69.3);
+    scaled_from_phi(out, name, 2.3, SNB_R_R, 69.3, SNB_R_X);
     return 0;
   }
   if (strcmp(name, "default") == 0) {
-    scaled_from_phi(out, name, 2.0, 100.0, 120.0);
+    scaled_from_phi(out, name, 2.0, 100.0, 120.0, 200.0);
     return 0;
   }
   return -1;
@@ -134,6 +135,8 @@ static double *field_for(ompext_model_params_t *p, const char *key) {
       {"RR", offsetof(ompext_model_params_t, r_r)},
       {"R_I", offsetof(ompext_model_params_t, r_i)},
       {"RI", offsetof(ompext_model_params_t, r_i)},
+      {"R_X", offsetof(ompext_model_params_t, r_x)},
+      {"RX", offsetof(ompext_model_params_t, r_x)},
       {"a", offsetof(ompext_model_params_t, a)},
       {"b", offsetof(ompext_model_params_t, b)},
       {"c", offsetof(ompext_model_params_t, c)},
@@ -158,7 +161,7 @@ int ompext_model_params_set(ompext_model_params_t *p, const char *key,
   double *field = field_for(p, key);
   if (!field) {
     errorf(err, errcap,
-           "unknown parameter '%s' (known: R_L R_R R_I a b c o q p line)",
+           "unknown parameter '%s' (known: R_L R_R R_I R_X a b c o q p line)",
            key);
     return -1;
   }
@@ -210,9 +213,44 @@ int ompext_model_params_assign(ompext_model_params_t *p,
   return ompext_model_params_set(p, key, eq + 1, err, errcap);
 }
 
+/* Whether key names R_X (any accepted spelling). */
+static int names_r_x(const char *key) {
+  ompext_model_params_t probe;
+  return field_for(&probe, key) == &probe.r_x;
+}
+
+/* The rule for a set whose R_R was given but not its R_X: R_X keeps the
+   ratio R_X / R_R of the set it started from (`from`), so a calibration of
+   R_R alone gets the base set's cross-package penalty, scaled (the default
+   set's: R_X = 2 R_R).  R_R unchanged: R_X is left exactly as it was. */
+static void keep_cross_ratio(ompext_model_params_t *p,
+                             const ompext_model_params_t *from) {
+  if (p->r_r != from->r_r && from->r_r > 0)
+    p->r_x = from->r_x / from->r_r * p->r_r;
+}
+
+int ompext_model_params_assign_all(ompext_model_params_t *p,
+                                   const char *const *assignments, int count,
+                                   char *err, size_t errcap) {
+  const ompext_model_params_t from = *p;
+  int given_r_x = 0;
+  for (int i = 0; i < count; ++i) {
+    if (ompext_model_params_assign(p, assignments[i], err, errcap) != 0)
+      return -1;
+    const char *eq = strchr(assignments[i], '=');
+    char key[64];
+    snprintf(key, sizeof(key), "%.*s", (int)(eq - assignments[i]),
+             assignments[i]);
+    given_r_x |= names_r_x(key);
+  }
+  if (!given_r_x)
+    keep_cross_ratio(p, &from);
+  return 0;
+}
+
 /* The physically plausible range of each parameter; all times in ns.
 
-   Line transfers R_L, R_R, R_I: 0.01 ns to 1 ms.  No read completes in
+   Line transfers R_L, R_R, R_I, R_X: 0.01 ns to 1 ms.  No read completes in
    less than a clock cycle, 0.2 ns at 5 GHz: 0.01 ns leaves a factor of 20
    for any timer's rounding.  The slowest transfers measured, across sockets
    or from DRAM on large machines, take some hundreds of ns: 1 ms is a
@@ -251,6 +289,8 @@ static const param_range_t param_ranges[] = {
     {"R_R", offsetof(ompext_model_params_t, r_r), MIN_TRANSFER_NS,
      MAX_TIME_NS, 0},
     {"R_I", offsetof(ompext_model_params_t, r_i), MIN_TRANSFER_NS,
+     MAX_TIME_NS, 0},
+    {"R_X", offsetof(ompext_model_params_t, r_x), MIN_TRANSFER_NS,
      MAX_TIME_NS, 0},
     {"a", offsetof(ompext_model_params_t, a), 0, MAX_TIME_NS, 1},
     {"b", offsetof(ompext_model_params_t, b), 0, MAX_TIME_NS, 1},
@@ -326,10 +366,11 @@ static int split_line(char *line, char **key, char **value) {
 int ompext_model_params_parse(const char *text, const char *origin,
                               ompext_model_params_t *out, char *err,
                               size_t errcap) {
-  ompext_model_params_t p;
+  ompext_model_params_t p, from;
   ompext_model_params_builtin("default", &p);
   snprintf(p.name, sizeof(p.name), "%s", origin);
-  int seen_value = 0;
+  from = p;
+  int seen_value = 0, given_r_x = 0;
   int lineno = 0;
   const char *at = text;
   while (*at) {
@@ -364,6 +405,7 @@ int ompext_model_params_parse(const char *text, const char *origin,
         return -1;
       }
       snprintf(p.name, sizeof(p.name), "%s", origin);
+      from = p;
       continue;
     }
     char sub[256];
@@ -372,7 +414,10 @@ int ompext_model_params_parse(const char *text, const char *origin,
       return -1;
     }
     seen_value = 1;
+    given_r_x |= names_r_x(key);
   }
+  if (!given_r_x)
+    keep_cross_ratio(&p, &from);
   *out = p;
   return 0;
 }
@@ -453,6 +498,7 @@ void ompext_model_params_write(FILE *f, const ompext_model_params_t *p) {
   write_value(f, "R_L", p->r_l);
   write_value(f, "R_R", p->r_r);
   write_value(f, "R_I", p->r_i);
+  write_value(f, "R_X", p->r_x);
   fprintf(f, "# contention T_C(n) = b + c*n - a/n\n");
   write_value(f, "a", p->a);
   write_value(f, "b", p->b);

@@ -7,7 +7,10 @@
  * Ramos and Hoefler (see omp-ext/model/model.h), and can plot the predicted
  * cost against the team size with gnuplot.  With --compare it puts a
  * baseline runtime's cost (libomp as shipped, libgomp; baseline.c) and the
- * ratio ext/baseline beside each row.
+ * ratio ext/baseline beside each row.  With --topology (or OMPEXT_TOPOLOGY)
+ * a team that spans packages is priced on them: omp-ext as the plugin runs
+ * it there, one leader per package, and the baseline topology-unaware, each
+ * transfer between packages at R_X (hier.c, baseline.c).
  *
  * Exit status: 0 success, 1 a runtime failure (gnuplot missing or failing,
  * a file not writable), 2 bad usage or input.
@@ -35,6 +38,7 @@ static void usage(FILE *f) {
 "usage: ompext-model [--params NAME|FILE] [--set NAME=VALUE ...]\n"
 "                    --op barrier|bcast|reduce|copyprivate|fork_join\n"
 "                    --threads A-B [--compare BASELINE]\n"
+"                    [--topology DESCRIPTION]\n"
 "                    [--bytes N] [--rounds paper|algorithm]\n"
 "                    [--criterion min|max] [--all | --algorithm NAME\n"
 "                    [--fix PARAMS]] [--max-m M] [--max-k K] [--max-depth D]\n"
@@ -51,7 +55,8 @@ static void usage(FILE *f) {
 "                      default) or a file of 'key value' lines ('#'\n"
 "                      comments; 'base NAME' first to start from a set other\n"
 "                      than default); default: default\n"
-"  --set NAME=VALUE    override one parameter: R_L R_R R_I a b c o q p line\n"
+"  --set NAME=VALUE    override one parameter: R_L R_R R_I R_X a b c o q p\n"
+"                      line (R_R alone: R_X keeps its ratio to R_R)\n"
 "  --op OP             barrier, bcast (the broadcast alone), reduce,\n"
 "                      copyprivate (broadcast, then the team's barrier) or\n"
 "                      fork_join (fork and join of an empty region)\n"
@@ -72,6 +77,15 @@ static void usage(FILE *f) {
 "                      optimising: m=4, k=4 (barrier tree; tournament: k=0\n"
 "                      is its own release), k=4,4,3 (k_1 first), chunk=BYTES\n"
 "  --max-m, --max-k, --max-depth  bound the search (default: n-1, n-1, %d)\n"
+"  --topology D        the machine as OMPEXT_TOPOLOGY gives it to the\n"
+"                      plugin (default: that variable; unset: one package),\n"
+"                      an hwloc synthetic description, e.g. \"package:2\n"
+"                      core:32 pu:1\"; thread t runs on core t, so teams\n"
+"                      are at most packages x cores (more PUs per core add\n"
+"                      no thread).  A team spanning packages is priced with\n"
+"                      R_X between them: omp-ext as the plugin's one leader\n"
+"                      per package, the baselines topology-unaware; barrier,\n"
+"                      reduce and fork_join only, without --all, --algorithm\n"
 "  --compare BASELINE  also price the baseline runtime per team size, and\n"
 "                      the ratios ext/baseline (min/min, max/max): stock\n"
 "                      (libomp as shipped, hyper barriers), stock-tree,\n"
@@ -155,35 +169,66 @@ static void csv_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-/* One row; `base` (NULL without --compare) adds the baseline's cost and
-   the ratios ext/baseline. */
-static void print_row(FILE *f, int csv, const ompext_model_params_t *p,
-                      const ompext_model_choice_t *c,
+/* One row of ext's: team size, op, algorithm, parameters, cost; `base`
+   (NULL without --compare) adds the baseline's cost and the ratios
+   ext/baseline. */
+typedef struct row {
+  int n;
+  const char *op, *alg, *config;
+  ompext_model_cost_t cost;
+} row_t;
+
+static void print_row(FILE *f, int csv, const row_t *r,
                       const ompext_model_baseline_cost_t *base) {
-  char config[512];
-  ompext_model_format_config(p, c, config, sizeof(config));
-  const char *op = ompext_model_op_names[ompext_model_alg_op(c->alg)];
-  const char *alg = ompext_model_alg_name(c->alg);
+  const ompext_model_cost_t c = r->cost;
   if (csv) {
-    fprintf(f, "%d,%s,%s,", c->n, op, alg);
-    csv_field(f, config);
-    fprintf(f, ",%.3f,%.3f", c->cost.min, c->cost.max);
+    fprintf(f, "%d,%s,%s,", r->n, r->op, r->alg);
+    csv_field(f, r->config);
+    fprintf(f, ",%.3f,%.3f", c.min, c.max);
     if (base) {
       fputc(',', f);
       csv_field(f, base->method);
       fprintf(f, ",%.3f,%.3f,%.4f,%.4f", base->cost.min, base->cost.max,
-              c->cost.min / base->cost.min, c->cost.max / base->cost.max);
+              c.min / base->cost.min, c.max / base->cost.max);
     }
     fputc('\n', f);
   } else {
-    fprintf(f, "%7d  %-11s  %-13s  %-14s  %10.1f  %10.1f", c->n, op, alg,
-            config, c->cost.min, c->cost.max);
+    fprintf(f, "%7d  %-11s  %-13s  %-14s  %10.1f  %10.1f", r->n, r->op,
+            r->alg, r->config, c.min, c.max);
     if (base)
       fprintf(f, "  %-20s  %10.1f  %10.1f  %9.3f  %9.3f", base->method,
-              base->cost.min, base->cost.max, c->cost.min / base->cost.min,
-              c->cost.max / base->cost.max);
+              base->cost.min, base->cost.max, c.min / base->cost.min,
+              c.max / base->cost.max);
     fputc('\n', f);
   }
+}
+
+/* The row of one configuration the optimizer chose or was given. */
+static void print_choice(FILE *f, int csv, const ompext_model_params_t *p,
+                         const ompext_model_choice_t *c,
+                         const ompext_model_baseline_cost_t *base) {
+  char config[512];
+  ompext_model_format_config(p, c, config, sizeof(config));
+  const row_t r = {c->n, ompext_model_op_names[ompext_model_alg_op(c->alg)],
+                   ompext_model_alg_name(c->alg), config, c->cost};
+  print_row(f, csv, &r, base);
+}
+
+/* The topology of --topology, else of OMPEXT_TOPOLOGY (empty: unset, as
+   the plugin takes it).  1 and *t set, 0 without one, 2 after a message
+   for a description that does not parse. */
+static int read_topology(const char *arg, ompext_model_topology_t *t,
+                         const char **text) {
+  const char *env = getenv("OMPEXT_TOPOLOGY");
+  *text = arg ? arg : env && *env ? env : NULL;
+  if (!*text)
+    return 0;
+  char err[256];
+  if (ompext_model_topology_parse(*text, t, err, sizeof(err)) == 0)
+    return 1;
+  fprintf(stderr, "%s: bad %s '%s': %s\n", progname,
+          arg ? "--topology" : "OMPEXT_TOPOLOGY", *text, err);
+  return 2;
 }
 
 /* gnuplot single-quoted string: a quote is doubled. */
@@ -401,7 +446,7 @@ int main(int argc, char **argv) {
   const char *rounds_arg = NULL, *criterion_arg = NULL, *format_arg = NULL;
   const char *plot_arg = NULL, *alg_arg = NULL, *fix_arg = NULL;
   const char *maxm_arg = NULL, *maxk_arg = NULL, *maxd_arg = NULL;
-  const char *compare_arg = NULL;
+  const char *compare_arg = NULL, *topology_arg = NULL;
   int all = 0, print_params = 0;
 
   for (int i = 1; i < argc; ++i) {
@@ -436,12 +481,14 @@ int main(int argc, char **argv) {
                 {"--bytes", 3},     {"--rounds", 4},    {"--criterion", 5},
                 {"--format", 6},    {"--plot", 7},      {"--algorithm", 8},
                 {"--fix", 9},       {"--max-m", 10},    {"--max-k", 11},
-                {"--max-depth", 12}, {"--compare", 13}};
+                {"--max-depth", 12}, {"--compare", 13},
+                {"--topology", 14}};
     const char **targets[] = {&params_arg, &op_arg,   &threads_arg,
                               &bytes_arg,  &rounds_arg, &criterion_arg,
                               &format_arg, &plot_arg, &alg_arg,
                               &fix_arg,    &maxm_arg, &maxk_arg,
-                              &maxd_arg,   &compare_arg};
+                              &maxd_arg,   &compare_arg,
+                              &topology_arg};
     for (size_t o = 0; o < sizeof(opts) / sizeof(opts[0]); ++o)
       if (strcmp(a, opts[o].name) == 0)
         slot = targets[opts[o].index];
@@ -459,11 +506,11 @@ int main(int argc, char **argv) {
     fprintf(stderr, "%s: %s\n", progname, err);
     return 2;
   }
-  for (int s = 0; s < nsets; ++s)
-    if (ompext_model_params_assign(&params, sets[s], err, sizeof(err))) {
-      fprintf(stderr, "%s: --set: %s\n", progname, err);
-      return 2;
-    }
+  if (ompext_model_params_assign_all(&params, sets, nsets, err,
+                                     sizeof(err))) {
+    fprintf(stderr, "%s: --set: %s\n", progname, err);
+    return 2;
+  }
   if (ompext_model_params_validate(&params, err, sizeof(err))) {
     fprintf(stderr, "%s: %s\n", progname, err);
     return 2;
@@ -508,6 +555,40 @@ int main(int argc, char **argv) {
     fprintf(stderr,
             "%s: bad thread range '%s' (expected A-B or N with 2 <= A <= B "
             "<= %d)\n", progname, threads_arg, MAX_THREADS);
+    return 2;
+  }
+  ompext_model_topology_t topology;
+  const char *topology_text;
+  const int have_topology =
+      read_topology(topology_arg, &topology, &topology_text);
+  if (have_topology == 2)
+    return 2;
+  const ompext_model_topology_t *placed = have_topology ? &topology : NULL;
+  if (placed && hi > topology.packages * topology.cores) {
+    fprintf(stderr,
+            "%s: a team of %d threads does not fit topology '%s': %d %s(s) "
+            "x %d cores (the model runs one thread per core; a larger team "
+            "is oversubscribed, outside the model)\n",
+            progname, hi, topology_text, topology.packages, topology.kind,
+            topology.cores);
+    return 2;
+  }
+  const int spans = ompext_model_topology_spans(placed, hi);
+  if (spans && op != OMPEXT_MODEL_OP_BARRIER && op != OMPEXT_MODEL_OP_REDUCE &&
+      op != OMPEXT_MODEL_OP_FORK_JOIN) {
+    fprintf(stderr,
+            "%s: --op %s is not priced on a topology: teams of more than %d "
+            "threads span packages of '%s' (barrier, reduce and fork_join "
+            "are)\n",
+            progname, op_arg, topology.cores, topology_text);
+    return 2;
+  }
+  if (spans && (all || alg_arg || fix_arg)) {
+    fprintf(stderr,
+            "%s: --all, --algorithm and --fix price flat algorithms; teams "
+            "of more than %d threads span packages of '%s', where omp-ext "
+            "runs its plan of one leader per package\n",
+            progname, topology.cores, topology_text);
     return 2;
   }
   long bytes = 8;
@@ -600,7 +681,10 @@ int main(int argc, char **argv) {
   /* With --compare: the baseline per team size. */
   ompext_model_baseline_cost_t *base = calloc((size_t)count, sizeof(*base));
   int *base_n = calloc((size_t)count, sizeof(*base_n));
-  if (!best || !have_best || !base || !base_n) {
+  /* With a topology: the plan of each team that spans packages. */
+  ompext_model_plan_cost_t *plan = calloc((size_t)count, sizeof(*plan));
+  int *have_plan = calloc((size_t)count, sizeof(*have_plan));
+  if (!best || !have_best || !base || !base_n || !plan || !have_plan) {
     fprintf(stderr, "%s: out of memory\n", progname);
     rc = 1;
     goto done;
@@ -652,11 +736,28 @@ int main(int argc, char **argv) {
     }
   }
 
+  /* A team spanning packages: the plugin's plan instead (hier.c). */
+  for (int n = lo; spans && n <= hi; ++n) {
+    const int at = n - lo;
+    if (!ompext_model_topology_spans(placed, n))
+      continue;
+    if (ompext_model_ext_placed(&params, &opts, placed, op, n, lines,
+                                &plan[at])) {
+      fprintf(stderr, "%s: no %s plan for %d threads on '%s'\n", progname,
+              op_arg, n, topology_text);
+      rc = 2;
+      goto done;
+    }
+    have_plan[at] = have_best[at] = 1;
+    best[at].n = n;
+    best[at].cost = plan[at].cost;
+  }
+
   if (compare_arg)
     for (int n = lo; n <= hi; ++n) {
       base_n[n - lo] = n;
-      if (ompext_model_baseline_cost(&params, baseline, op, n, lines,
-                                     &base[n - lo])) {
+      if (ompext_model_baseline_cost_placed(&params, placed, baseline, op, n,
+                                            lines, &base[n - lo])) {
         fprintf(stderr, "%s: --compare %s: no %s cost for %d threads\n",
                 progname, compare_arg, op_arg, n);
         rc = 2;
@@ -678,6 +779,9 @@ int main(int argc, char **argv) {
              opts.rounds == OMPEXT_MODEL_ROUNDS_PAPER ? "paper" : "algorithm");
     if (op != OMPEXT_MODEL_OP_BARRIER && op != OMPEXT_MODEL_OP_FORK_JOIN)
       printf("; %ld bytes (%ld line%s)", bytes, lines, lines == 1 ? "" : "s");
+    if (placed)
+      printf("; topology %d %s(s) x %d cores (%s)", topology.packages,
+             topology.kind, topology.cores, topology_text);
     if (compare_arg)
       printf("; compared with %s (ratio = ext / baseline)", compare_arg);
     printf("\n%7s  %-11s  %-13s  %-14s  %10s  %10s", "threads", "op",
@@ -693,13 +797,18 @@ int main(int argc, char **argv) {
       for (int a = 0; a < nalgs; ++a)
         for (int i = 0; i < series[a].count; ++i)
           if (series[a].points[i].n == n) {
-            print_row(stdout, csv, &params, &series[a].points[i],
+            print_choice(stdout, csv, &params, &series[a].points[i],
                       compare_arg ? &base[n - lo] : NULL);
             ++printed;
           }
+    } else if (have_plan[n - lo]) {
+      const ompext_model_plan_cost_t *pc = &plan[n - lo];
+      const row_t r = {n, op_arg, pc->algorithm, pc->config, pc->cost};
+      print_row(stdout, csv, &r, compare_arg ? &base[n - lo] : NULL);
+      ++printed;
     } else if (have_best[n - lo]) {
-      print_row(stdout, csv, &params, &best[n - lo],
-                compare_arg ? &base[n - lo] : NULL);
+      print_choice(stdout, csv, &params, &best[n - lo],
+                   compare_arg ? &base[n - lo] : NULL);
       ++printed;
     }
   }
@@ -722,7 +831,7 @@ int main(int argc, char **argv) {
        per team size instead, beside the baseline. */
     const plot_baseline_t pb = {compare_arg, compare_arg ? count : 0, base_n,
                                 base};
-    if (compare_arg && !all) {
+    if ((compare_arg || spans) && !all) {
       /* ext's best per team size against the baseline. */
       plot_series_t ext = {algs[0], "ext_best", 0, best};
       for (int i = 0; i < count; ++i)
@@ -741,5 +850,7 @@ done:
   free(have_best);
   free(base);
   free(base_n);
+  free(plan);
+  free(have_plan);
   return rc;
 }

@@ -15,6 +15,14 @@
  * computed by hand from the paper's Xeon Phi parameters (test_cost.c):
  *   R_L = 8.6, R_R = 235.8, R_I = 277.7, T_C(n) = 320.5 + 56.2 n,
  *   T_N = 76 N + 1521 - 1096/N.
+ *
+ * On a topology (2 to 4 packages of 1 to 8 cores, thread t on core t) the
+ * same brute force classifies every transfer: between two threads of one
+ * package R_R, else R_X (600 ns here, so that it differs from R_R), the one
+ * extra line of a step (G's worst case, S's re-read) at the cost of the
+ * step's last child; the model's costs of the baselines and of omp-ext's
+ * one-leader-per-package fork/join must match the longest path of every
+ * team that spans packages.
  */
 #include "model.h"
 
@@ -26,6 +34,13 @@
 
 static int failures, checks;
 static ompext_model_params_t P;
+/* Cores per package of the topology under test; 0: none (one package). */
+static int CORES;
+
+/* A transfer between threads a and b. */
+static double xfer(int a, int b) {
+  return CORES == 0 || a / CORES == b / CORES ? P.r_r : P.r_x;
+}
 
 static void expect(const char *what, double got, double want) {
   ++checks;
@@ -92,28 +107,29 @@ static void build(shape_t shape, int n, int r, node_t *nodes) {
   }
 }
 
-/* Transfers of one gather step with k children: the children set their own
-   flags (one R_L; worst case they must take the line back from the polling
-   parent, R_R), the parent fetches each flag line (R_R; worst case twice),
-   and with data combines each child's N lines (T_N). */
-static ompext_model_cost_t gather_step(int k, double lines) {
-  const double rl = P.r_l, rr = P.r_r;
+/* Transfers of one gather step of `parent` with k children: the children
+   set their own flags (one R_L; worst case the last must take its line
+   back from the polling parent), the parent fetches each flag line (worst
+   case twice), and with data combines each child's N lines (T_N). */
+static ompext_model_cost_t gather_step(int parent, const int *child, int k,
+                                       double lines) {
   const double data = lines > 0 ? k * ompext_model_tn(&P, lines) : 0;
-  double min = rl, max = rr;
+  double min = P.r_l, max = xfer(parent, child[k - 1]);
   for (int c = 0; c < k; ++c) {
-    min += rr;
-    max += 2 * rr;
+    min += xfer(parent, child[c]);
+    max += 2 * xfer(parent, child[c]);
   }
   return pair(min + data, max + data);
 }
 
 /* One release step with k children: the parent writes each child's go
-   line (R_R; worst case twice), the last child re-reads its line (R_R). */
-static ompext_model_cost_t release_step(int k) {
-  double min = P.r_r, max = P.r_r;
+   line (worst case twice), the last child re-reads its line. */
+static ompext_model_cost_t release_step(int parent, const int *child, int k) {
+  const double last = xfer(parent, child[k - 1]);
+  double min = last, max = last;
   for (int c = 0; c < k; ++c) {
-    min += P.r_r;
-    max += 2 * P.r_r;
+    min += xfer(parent, child[c]);
+    max += 2 * xfer(parent, child[c]);
   }
   return pair(min, max);
 }
@@ -137,7 +153,9 @@ static double brute_gather(const node_t *nodes, int n, double lines,
         if (c > time)
           time = c;
       }
-      time += pick(gather_step(nodes[t].count[l], lines), worst);
+      time += pick(gather_step(t, nodes[t].child[l], nodes[t].count[l],
+                               lines),
+                   worst);
     }
     done[t] = time;
   }
@@ -154,7 +172,8 @@ static double brute_release(const node_t *nodes, int n, int worst) {
     for (int l = nodes[t].levels - 1; l >= 0; --l) {
       if (nodes[t].count[l] == 0)
         continue;
-      time += pick(release_step(nodes[t].count[l]), worst);
+      time += pick(release_step(t, nodes[t].child[l], nodes[t].count[l]),
+                   worst);
       for (int i = 0; i < nodes[t].count[l]; ++i)
         start[nodes[t].child[l][i]] = time;
     }
@@ -180,20 +199,95 @@ static ompext_model_cost_t brute_release_cost(shape_t s, int n, int r) {
 
 /* ---- libgomp, step by step ---------------------------------------------- */
 
+/* The dearest transfer from tid 0 to the others of a team of n. */
+static double farthest(int n) {
+  double far = P.r_r;
+  for (int t = 1; t < n; ++t)
+    if (CORES && t / CORES != 0)
+      far = P.r_x;
+  return far;
+}
+
+/* The generation line's release: the last arriver resets the counter
+   (R_L), takes the line from its pollers (the dearest of them), and the
+   n-1 others read it at once (T_C(n-1), worst case twice; a reader on
+   another package adds R_X - R_R). */
+static ompext_model_cost_t brute_gomp_release(int n) {
+  const double far = farthest(n);
+  const double tc = ompext_model_tc(&P, n - 1) + (far - P.r_r);
+  return pair(P.r_l + far + tc, P.r_l + far + 2 * tc);
+}
+
 /* Every thread decrements the counter in turn; the first holds the line
-   (R_L), each other fetches it (R_R; worst case twice).  The last resets
-   the counter (R_L), takes the generation line (R_R), and the n-1 others
-   read it at once (T_C(n-1); worst case twice). */
+   (R_L; worst case it fetches it from the farthest), each other fetches
+   it from tid 0's package (worst case twice); then the release. */
 static ompext_model_cost_t brute_gomp_barrier(int n) {
   double min = 0, max = 0;
   for (int t = 0; t < n; ++t) {
-    min += t == 0 ? P.r_l : P.r_r;
-    max += t == 0 ? P.r_r : 2 * P.r_r;
+    min += t == 0 ? P.r_l : xfer(0, t);
+    max += t == 0 ? farthest(n) : 2 * xfer(0, t);
   }
-  const double tc = ompext_model_tc(&P, n - 1);
-  min += P.r_l + P.r_r + tc;
-  max += P.r_l + P.r_r + 2 * tc;
+  const ompext_model_cost_t rel = brute_gomp_release(n);
+  return pair(min + rel.min, max + rel.max);
+}
+
+/* fork: each worker's start line (at its transfer's cost) + the master's
+   decrement (R_R) and the dock's release; join: arrivals, then the
+   generation line written and read (2 R_R, worst case 3 of the dearest). */
+static ompext_model_cost_t brute_gomp_fork_join(int n) {
+  double start = 0;
+  for (int t = 1; t < n; ++t)
+    start += xfer(0, t);
+  start += P.r_r;
+  const ompext_model_cost_t b = brute_gomp_barrier(n);
+  const ompext_model_cost_t rel = brute_gomp_release(n);
+  const ompext_model_cost_t arr = pair(b.min - rel.min, b.max - rel.max);
+  return pair(start + rel.min + arr.min + 2 * P.r_r,
+              start + rel.max + arr.max + 3 * farthest(n));
+}
+
+/* Reductions through one line, thread by thread: atomics (the line from
+   memory, then handed to each other thread, once per item, twice in the
+   worst case; each combine R_L), and the lock (each thread fetches it,
+   tid 0 from its own package, then copies and combines). */
+static ompext_model_cost_t brute_atomic(int n, double lines) {
+  const double items = lines <= 1 ? 1 : lines * P.line_bytes / 8;
+  double hand = 0;
+  for (int t = 1; t < n; ++t)
+    hand += xfer(0, t);
+  const double combine = (n - 1) * items * P.r_l;
+  return pair(P.r_i + items * hand + combine,
+              items * (P.r_i + 2 * hand) + combine);
+}
+
+static ompext_model_cost_t brute_lock(int n, double lines) {
+  const double tn = ompext_model_tn(&P, lines), tc = ompext_model_tc(&P, n);
+  double min = 0, max = 0;
+  for (int t = 0; t < n; ++t) {
+    const double fetch = t == 0 ? P.r_r : xfer(0, t);
+    min += fetch + tn + P.r_l;
+    max += fetch + tc + tn;
+  }
   return pair(min, max);
+}
+
+/* omp-ext's fork/join tree on a topology (omp-ext/src/topology.h), built
+   from each thread's parent: a package's leader (its lowest tid) under the
+   leader of package (e-1)/k_out, any other thread under local index
+   (i-1)/k_in of its package; leaders are listed first. */
+static void build_two_level(int n, int k_in, int k_out, node_t *nodes) {
+  memset(nodes, 0, sizeof(node_t) * (size_t)n);
+  for (int pass = 0; pass < 2; ++pass)
+    for (int t = 1; t < n; ++t) {
+      const int e = t / CORES, i = t % CORES;
+      if ((i == 0) != (pass == 0))
+        continue;
+      const int parent =
+          i == 0 ? (e - 1) / k_out * CORES : e * CORES + (i - 1) / k_in;
+      node_t *x = &nodes[parent];
+      x->levels = 1;
+      x->child[0][x->count[0]++] = t;
+    }
 }
 
 static ompext_model_cost_t sum(ompext_model_cost_t a, ompext_model_cost_t b) {
@@ -208,6 +302,89 @@ static ompext_model_cost_t brute_copy(int n, double lines) {
   const double tc = ompext_model_tc(&P, n - 1);
   const double copy = P.b + P.c * (n - 2) + P.o * lines;
   return pair(tc + copy, 2 * tc + copy);
+}
+
+/* Every team of a topology of `packages` x CORES that spans packages. */
+static void check_topology(int packages) {
+  const ompext_model_topology_t topo = {packages, CORES, 1, "package"};
+  const ompext_model_baseline_t stock[] = {OMPEXT_MODEL_BASELINE_STOCK,
+                                           OMPEXT_MODEL_BASELINE_STOCK_TREE,
+                                           OMPEXT_MODEL_BASELINE_STOCK_LINEAR};
+  const shape_t shape[] = {HYPER, TREE, LINEAR};
+  static node_t nodes[MAX_N];
+  ompext_model_options_t o;
+  ompext_model_options_default(&o);
+  char what[160];
+  for (int n = CORES + 1; n <= packages * CORES; ++n) {
+    if (n < 2)
+      continue;
+    ompext_model_baseline_cost_t bc;
+    for (int b = 0; b < 3; ++b) {
+      const ompext_model_cost_t barrier = sum(
+          brute_gather_cost(shape[b], n, 4, 0), brute_release_cost(shape[b], n, 4));
+      snprintf(what, sizeof(what), "%d x %d n=%d %s barrier", packages, CORES,
+               n, ompext_model_baseline_names[stock[b]]);
+      ompext_model_baseline_cost_placed(&P, &topo, stock[b],
+                                        OMPEXT_MODEL_OP_BARRIER, n, 1, &bc);
+      expect_cost(what, bc.cost, barrier);
+      snprintf(what, sizeof(what), "%d x %d n=%d %s fork/join", packages,
+               CORES, n, ompext_model_baseline_names[stock[b]]);
+      ompext_model_baseline_cost_placed(&P, &topo, stock[b],
+                                        OMPEXT_MODEL_OP_FORK_JOIN, n, 1, &bc);
+      expect_cost(what, bc.cost, barrier);
+      for (long lines = 1; lines <= 3; lines += 2) {
+        const double fold = P.r_r + P.o * (double)(lines - 1);
+        snprintf(what, sizeof(what), "%d x %d n=%d %s reduce lines %ld",
+                 packages, CORES, n, ompext_model_baseline_names[stock[b]],
+                 lines);
+        ompext_model_baseline_cost_placed(&P, &topo, stock[b],
+                                          OMPEXT_MODEL_OP_REDUCE, n, lines,
+                                          &bc);
+        expect_cost(what, bc.cost,
+                    n <= 4 ? brute_atomic(n, (double)lines)
+                           : sum(brute_gather_cost(shape[b], n, 2,
+                                                   (double)lines),
+                                 pair(fold, fold)));
+      }
+    }
+    const ompext_model_baseline_t gomp = OMPEXT_MODEL_BASELINE_LIBGOMP;
+    snprintf(what, sizeof(what), "%d x %d n=%d libgomp barrier", packages,
+             CORES, n);
+    ompext_model_baseline_cost_placed(&P, &topo, gomp, OMPEXT_MODEL_OP_BARRIER,
+                                      n, 1, &bc);
+    expect_cost(what, bc.cost, brute_gomp_barrier(n));
+    snprintf(what, sizeof(what), "%d x %d n=%d libgomp fork/join", packages,
+             CORES, n);
+    ompext_model_baseline_cost_placed(&P, &topo, gomp,
+                                      OMPEXT_MODEL_OP_FORK_JOIN, n, 1, &bc);
+    expect_cost(what, bc.cost, brute_gomp_fork_join(n));
+    snprintf(what, sizeof(what), "%d x %d n=%d libgomp reduce", packages,
+             CORES, n);
+    ompext_model_baseline_cost_placed(&P, &topo, gomp, OMPEXT_MODEL_OP_REDUCE,
+                                      n, 1, &bc);
+    expect_cost(what, bc.cost, brute_atomic(n, 1));
+    ompext_model_baseline_cost_placed(&P, &topo, gomp, OMPEXT_MODEL_OP_REDUCE,
+                                      n, 3, &bc);
+    expect_cost(what, bc.cost, brute_lock(n, 3));
+    /* omp-ext's fork/join: the k it reports, the tree rebuilt here. */
+    ompext_model_plan_cost_t pc;
+    int k_in = 0, k_out = 0;
+    snprintf(what, sizeof(what), "%d x %d n=%d ext fork/join", packages, CORES,
+             n);
+    ++checks;
+    if (ompext_model_ext_placed(&P, &o, &topo, OMPEXT_MODEL_OP_FORK_JOIN, n, 1,
+                                &pc) != 0 ||
+        sscanf(pc.config, "k=%d leaders k=%d", &k_in, &k_out) != 2 ||
+        k_out != (n + CORES - 1) / CORES - 1) {
+      fprintf(stderr, "FAIL %s: config '%s'\n", what, pc.config);
+      ++failures;
+      continue;
+    }
+    build_two_level(n, k_in, k_out, nodes);
+    expect_cost(what, pc.cost,
+                pair(brute_release(nodes, n, 0) + brute_gather(nodes, n, 0, 0),
+                     brute_release(nodes, n, 1) + brute_gather(nodes, n, 0, 1)));
+  }
 }
 
 int main(void) {
@@ -332,24 +509,57 @@ int main(void) {
     snprintf(what, sizeof(what), "libgomp barrier n=%d", n);
     expect_cost(what, ompext_model_libgomp_barrier(&P, n),
                 brute_gomp_barrier(n));
-    /* fork: (n-1) start lines + the master's decrement, R_R each, and the
-       dock's release; join: arrivals, then the generation line written
-       and read (2 R_R, worst case 3). */
-    {
-      double start = 0;
-      for (int t = 1; t < n; ++t)
-        start += P.r_r;
-      start += P.r_r;
-      const ompext_model_cost_t b = brute_gomp_barrier(n);
-      const double tc = ompext_model_tc(&P, n - 1);
-      const ompext_model_cost_t rel =
-          pair(P.r_l + P.r_r + tc, P.r_l + P.r_r + 2 * tc);
-      const ompext_model_cost_t arr = pair(b.min - rel.min, b.max - rel.max);
-      snprintf(what, sizeof(what), "libgomp fork/join n=%d", n);
-      expect_cost(what, ompext_model_libgomp_fork_join(&P, n),
-                  pair(start + rel.min + arr.min + 2 * P.r_r,
-                       start + rel.max + arr.max + 3 * P.r_r));
+    snprintf(what, sizeof(what), "libgomp fork/join n=%d", n);
+    expect_cost(what, ompext_model_libgomp_fork_join(&P, n),
+                brute_gomp_fork_join(n));
+  }
+
+  /* ---- on a topology ---- */
+  P.r_x = 600;
+  for (int packages = 2; packages <= 4; ++packages)
+    for (CORES = 1; CORES <= 8; ++CORES)
+      check_topology(packages);
+  CORES = 0;
+  /* By hand, packages 2 x 4, n = 8 (2 x 4 x 8.6 etc.): omp-ext's barrier
+     is the tree barrier of 4 threads (k = 3: G(3) + S(3) = 716.0 + 943.2,
+     max 2 x 7 R_R = 3301.2) and one dissemination round of the 2 leaders
+     at R_X = 600 (R_L + 2 R_X = 1208.6, max 8 R_X = 4800). */
+  {
+    const ompext_model_topology_t t = {2, 4, 1, "package"};
+    ompext_model_options_t o;
+    ompext_model_options_default(&o);
+    ompext_model_plan_cost_t pc;
+    ++checks;
+    if (ompext_model_ext_placed(&P, &o, &t, OMPEXT_MODEL_OP_BARRIER, 8, 1,
+                                &pc) != 0 ||
+        strcmp(pc.algorithm, "hier") != 0 || strcmp(pc.config, "k=3 m=1")) {
+      fprintf(stderr, "FAIL ext barrier on 2 x 4: %s %s\n", pc.algorithm,
+              pc.config);
+      ++failures;
     }
+    expect_cost("ext barrier on 2 x 4, n=8", pc.cost,
+                pair(1659.2 + 1208.6, 3301.2 + 4800));
+    /* The reduction of 8 lines (512 B): the plugin's tree (cheaper than
+       atomics and the lock by the flat costs), 3 children in each
+       package, then one leader at R_X, Eq. 4.13 per level (N = 8):
+         inside   R_I + T_C(3) + 4 R_R + R_L + T_24
+                  = 277.7 + 489.1 + 943.2 + 8.6 + 3299.333 = 5017.933
+                  max 277.7 + 978.2 + 1886.4 + 8.6 + 3299.333 = 6450.233
+         leaders  R_I + T_C(1) + 2 R_X + R_L + T_8
+                  = 277.7 + 376.7 + 1200 + 8.6 + 1992 = 3855.0
+                  max 277.7 + 753.4 + 2400 + 8.6 + 1992 = 5431.7
+         fold     R_R + 7 o = 767.8, once */
+    ++checks;
+    if (ompext_model_ext_placed(&P, &o, &t, OMPEXT_MODEL_OP_REDUCE, 8, 8,
+                                &pc) != 0 ||
+        strcmp(pc.config, "k=3 leaders k=1") != 0) {
+      fprintf(stderr, "FAIL ext reduce on 2 x 4: %s %s\n", pc.algorithm,
+              pc.config);
+      ++failures;
+    }
+    expect_cost("ext reduce of 8 lines on 2 x 4, n=8", pc.cost,
+                pair(5017.933333 + 3855.0 + 767.8,
+                     6450.233333 + 5431.7 + 767.8));
   }
 
   /* ---- the baselines by name ---- */

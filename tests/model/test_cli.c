@@ -1,7 +1,9 @@
 /*
  * The ompext-model command line: output formats, exit statuses and error
- * messages, parameter files, --fix, and --plot (with gnuplot when the build
- * found it, and the clear error when gnuplot is not on PATH).
+ * messages, parameter files, --fix, --topology and OMPEXT_TOPOLOGY, and
+ * --plot (with gnuplot when the build found it, and the clear error when
+ * gnuplot is not on PATH).  OMPEXT_TOPOLOGY is unset for every run but
+ * those that set it.
  *
  * usage: test_cli CLI [--scratch DIR] [--gnuplot PATH]
  *   CLI       the ompext-model binary
@@ -142,6 +144,89 @@ static void expect_usage_error(const char *needle, const char *const *args) {
     expect_usage_error(needle, a_);                                            \
   } while (0)
 
+/* The text from line `first` (1: the header) on. */
+static const char *from_line(const char *s, int first) {
+  for (int line = 1; line < first && s; ++line) {
+    s = strchr(s, '\n');
+    s = s ? s + 1 : NULL;
+  }
+  return s ? s : "";
+}
+
+/* --topology and OMPEXT_TOPOLOGY.  Packages 2 x 4 cores, R_X = 600 on the
+   Xeon Phi set: teams of 2-4 are priced as without a topology, larger ones
+   with the plugin's plan (tests/model/test_baseline.c: the barrier of 8 is
+   2867.8 / 8101.2). */
+static void check_topology(void) {
+  static result_t flat, r;
+  RUN(&flat, "--params", "xeon-phi-5110p", "--set", "R_X=600", "--op",
+      "barrier", "--threads", "2-4", "--compare", "stock", "--format", "csv");
+  RUN(&r, "--params", "xeon-phi-5110p", "--set", "R_X=600", "--op", "barrier",
+      "--threads", "2-8", "--compare", "stock", "--format", "csv",
+      "--topology", "package:2 core:4 pu:1");
+  CHECK(r.status == 0 && lines_of(r.out) == 1 + 7 &&
+            strncmp(r.out, flat.out, strlen(flat.out)) == 0 &&
+            strstr(r.out, "\n5,barrier,hier,k=3 m=1,") &&
+            strstr(r.out, "\n8,barrier,hier,k=3 m=1,2867.800,8101.200,"
+                          "stock:hyper,"),
+        "--topology barrier: %d %s%s", r.status, r.out, r.err);
+  /* The variable is the default, --topology wins over it. */
+  static result_t env;
+  setenv("OMPEXT_TOPOLOGY", "package:2 core:4 pu:1", 1);
+  RUN(&env, "--params", "xeon-phi-5110p", "--set", "R_X=600", "--op",
+      "barrier", "--threads", "2-8", "--compare", "stock", "--format", "csv");
+  CHECK(env.status == 0 && strcmp(env.out, r.out) == 0,
+        "OMPEXT_TOPOLOGY barrier: %d %s%s", env.status, env.out, env.err);
+  RUN(&env, "--params", "xeon-phi-5110p", "--set", "R_X=600", "--op",
+      "barrier", "--threads", "2-4", "--compare", "stock", "--format", "csv",
+      "--topology", "package:1 core:4");
+  CHECK(env.status == 0 && strcmp(env.out, flat.out) == 0,
+        "--topology over OMPEXT_TOPOLOGY: %d %s%s", env.status, env.out,
+        env.err);
+  /* One package of 4 cores holds no team of 5. */
+  USAGE_ERROR("does not fit", "--op", "barrier", "--threads", "2-5",
+              "--topology", "package:1 core:4");
+  setenv("OMPEXT_TOPOLOGY", "package:2 cores:4", 1);
+  USAGE_ERROR("bad OMPEXT_TOPOLOGY 'package:2 cores:4'", "--op", "barrier",
+              "--threads", "2-8");
+  unsetenv("OMPEXT_TOPOLOGY");
+  /* The table says where it runs; reduce and fork_join have plans. */
+  RUN(&r, "--op", "fork_join", "--threads", "2-8", "--topology",
+      "package:2 core:4");
+  CHECK(r.status == 0 && strstr(r.out, "topology 2 package(s) x 4 cores") &&
+            strstr(from_line(r.out, 7), "hier"),
+        "--topology fork_join table: %d %s%s", r.status, r.out, r.err);
+  RUN(&r, "--op", "reduce", "--bytes", "512", "--threads", "8", "--topology",
+      "package:2 core:4", "--compare", "libgomp", "--format", "csv");
+  CHECK(r.status == 0 && strstr(r.out, "\n8,reduce,") &&
+            strstr(r.out, ",libgomp:lock,"),
+        "--topology reduce: %d %s%s", r.status, r.out, r.err);
+  /* An L3 per 2 cores splits each package (as the plugin's domains). */
+  RUN(&r, "--op", "barrier", "--threads", "8", "--topology",
+      "package:2 l3cache:2 core:2 pu:2");
+  CHECK(r.status == 0 && strstr(r.out, "topology 4 l3cache(s) x 2 cores") &&
+            strstr(r.out, "m=3"),
+        "--topology with L3 domains: %d %s%s", r.status, r.out, r.err);
+  /* Bad descriptions and what is not priced on a topology: exit 2. */
+  static const char *const bad[][2] = {
+      {"package:2 cores:4", "is not TYPE:COUNT"},
+      {"package:2", "no core level"},
+      {"package:2 core:0", "whole number"},
+      {"package:2(memory=1GB) core:4", "whole number"},
+      {"core:4 package:2", "from the top down"},
+      {"package:64 core:64 pu:2", "more than 4096 PUs"},
+      {"", "bad --topology ''"}};
+  for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
+    USAGE_ERROR(bad[i][1], "--op", "barrier", "--threads", "2", "--topology",
+                bad[i][0]);
+  USAGE_ERROR("not priced on a topology", "--op", "copyprivate",
+              "--threads", "2-8", "--topology", "package:2 core:4");
+  USAGE_ERROR("price flat algorithms", "--op", "barrier", "--threads",
+              "2-8", "--all", "--topology", "package:2 core:4");
+  USAGE_ERROR("price flat algorithms", "--op", "barrier", "--threads", "8",
+              "--algorithm", "tree", "--topology", "package:2 core:4");
+}
+
 int main(int argc, char **argv) {
   const char *gnuplot = NULL;
   if (argc < 2) {
@@ -150,6 +235,7 @@ int main(int argc, char **argv) {
     return 2;
   }
   cli = argv[1];
+  unsetenv("OMPEXT_TOPOLOGY");
   for (int i = 2; i + 1 < argc; i += 2) {
     if (strcmp(argv[i], "--scratch") == 0)
       scratch = argv[i + 1];
@@ -394,6 +480,8 @@ int main(int argc, char **argv) {
     printf("plot: gnuplot not given, PNG output not checked\n");
   }
   remove(gp);
+
+  check_topology();
 
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);

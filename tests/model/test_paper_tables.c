@@ -209,6 +209,7 @@ static void check_tree_table(const char *title, const ompext_model_params_t *pp,
 int main(int argc, char **argv) {
   const char *table = "all", *cli = NULL;
   int markdown = 0;
+  unsetenv("OMPEXT_TOPOLOGY"); /* the tables are of one package */
   for (int i = 1; i < argc; ++i) {
     if (strcmp(argv[i], "--table") == 0 && i + 1 < argc)
       table = argv[++i];

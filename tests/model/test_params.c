@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "calibration.h"
 #include "model.h"
 
 #include <math.h>
@@ -28,6 +29,7 @@ static int failures;
 
 static int same(const ompext_model_params_t *a, const ompext_model_params_t *b) {
   return a->r_l == b->r_l && a->r_r == b->r_r && a->r_i == b->r_i &&
+         a->r_x == b->r_x &&
          a->a == b->a && a->b == b->b && a->c == b->c && a->o == b->o &&
          a->q == b->q && a->p == b->p && a->line_bytes == b->line_bytes;
 }
@@ -63,6 +65,10 @@ int main(int argc, char **argv) {
   CHECK(fabs(snb.b - 56.542) < 1e-3 && fabs(snb.q - 268.336) < 1e-3,
         "snb scaled b %.4f q %.4f", snb.b, snb.q);
   CHECK(def.r_l == 2.0 && def.r_r == 100.0 && def.r_i == 120.0, "default R");
+  /* R_X: one package on the Xeon Phi (= R_R); Table 1.8's R_{N,M}; the
+     default set's 200 (the slow end of crossing sockets). */
+  CHECK(phi.r_x == phi.r_r && snb.r_x == 115.4 && def.r_x == 200.0,
+        "R_X %g %g %g", phi.r_x, snb.r_x, def.r_x);
   for (int i = 0; ompext_model_builtin_names[i]; ++i) {
     CHECK(ompext_model_params_builtin(ompext_model_builtin_names[i], &p) == 0 &&
               ompext_model_params_validate(&p, err, sizeof(err)) == 0,
@@ -116,6 +122,41 @@ int main(int argc, char **argv) {
   parse_fails("\n\nfoo 3\n", "t.params:3: unknown parameter 'foo'");
   parse_fails("R_R 1 2\n", "expected 'key value'");
   parse_fails("o -3\n", "negative");
+
+  /* R_X in files: given, it stays; absent, it keeps the starting set's
+     ratio to R_R when R_R is given (default: 2), else the set's value. */
+  CHECK(ompext_model_params_parse("R_R 50\nRX 70\n", "t", &p, err,
+                                  sizeof(err)) == 0 &&
+            p.r_r == 50 && p.r_x == 70,
+        "R_X given: %s %g", err, p.r_x);
+  CHECK(ompext_model_params_parse("R_R 50\n", "t", &p, err, sizeof(err)) == 0 &&
+            p.r_x == 100,
+        "R_X from the default ratio: %g", p.r_x);
+  CHECK(ompext_model_params_parse("base sandy-bridge-e5-2670\nb 50\n", "t", &p,
+                                  err, sizeof(err)) == 0 &&
+            p.r_x == 115.4,
+        "R_X of the base set: %g", p.r_x);
+  CHECK(ompext_model_params_parse("base sandy-bridge-e5-2670\nR_R 83.2\n", "t",
+                                  &p, err, sizeof(err)) == 0 &&
+            fabs(p.r_x - 230.8) < 1e-9,
+        "R_X from the Sandy Bridge ratio: %g", p.r_x);
+  CHECK(ompext_model_params_from_file_text("R_X 0\n", "t",
+                                           OMPEXT_CALIBRATION_ANY_MACHINE, &p,
+                                           err, sizeof(err)) != 0 &&
+            strstr(err, "R_X = 0 is out of range"),
+        "R_X 0 refused: %s", err);
+  {
+    const char *const sets[] = {"R_R=50", "b=1"};
+    p = def;
+    CHECK(ompext_model_params_assign_all(&p, sets, 2, err, sizeof(err)) == 0 &&
+              p.r_x == 100,
+          "--set R_R alone: R_X %g", p.r_x);
+    const char *const both[] = {"R_R=50", "r_x=60"};
+    p = def;
+    CHECK(ompext_model_params_assign_all(&p, both, 2, err, sizeof(err)) == 0 &&
+              p.r_x == 60,
+          "--set R_R and R_X: R_X %g", p.r_x);
+  }
 
   /* Round trip through a file. */
   char path[4096];

@@ -1,0 +1,256 @@
+/*
+ * omp-ext on a topology (see model.h): what the plugin runs for a team
+ * that spans packages, priced with R_R inside a package and R_X between.
+ *
+ * The plugin gives such a team one leader per package, its lowest tid
+ * (omp-ext/src/topology.h, team.c), and chooses every parameter with the
+ * model as for a flat team of the same size (plan.c); the configurations
+ * below are chosen the same way, with the flat parameters and the tool's
+ * search bounds, and only priced on the topology:
+ *
+ *   barrier    barrier_hier.c: a combining tree of the tree barrier's k for
+ *              a team the size of the largest package gathers and releases
+ *              each package, the leaders meet in between in the
+ *              dissemination barrier of a team of one thread per package
+ *              (plan.c ompext_plan_domains), every transfer of it R_X;
+ *   reduce     the method plan.c picks for the size, by the flat costs
+ *              (the tree, atomics or the lock); the tree runs its levels
+ *              inside each package, then among the leaders
+ *              (reduce_tree.c), the leaders' levels at R_X;
+ *   fork_join  team.c's two-level tree: the fork/join k inside each
+ *              package, every other leader a child of tid 0 (k_out =
+ *              packages - 1, the fan-in bound permitting), walked thread
+ *              by thread (placed.h).
+ *
+ * Threads sit close (model.h), so the packages are filled in order and the
+ * largest holds min(n, cores) threads.  A broadcast (and so copyprivate)
+ * is not priced on a topology.
+ */
+#include "cost_pair.h"
+#include "model.h"
+#include "placed.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* The plugin's bound on any fan-in (omp-ext/src/bounds.h). */
+#define PLUGIN_MAX_FANIN 64
+
+typedef struct span {
+  int packages; /* that the team occupies */
+  int largest;  /* threads of the fullest */
+} span_t;
+
+static span_t span_of(const ompext_model_topology_t *t, int n) {
+  const span_t s = {(n + t->cores - 1) / t->cores,
+                    n < t->cores ? n : t->cores};
+  return s;
+}
+
+/* The parameters of a step among leaders: every line crosses packages. */
+static ompext_model_params_t across_packages(const ompext_model_params_t *p) {
+  ompext_model_params_t x = *p;
+  x.r_r = p->r_x;
+  return x;
+}
+
+static int clamp(int v, int lo, int hi) {
+  return v < lo ? lo : v > hi ? hi : v;
+}
+
+/* The tree barrier's k for a team of n, as plan.c takes it (at least 2). */
+static int tree_k(const ompext_model_params_t *p,
+                  const ompext_model_options_t *o, int n) {
+  ompext_model_choice_t c;
+  if (n < 2 || ompext_model_best_config(p, o, OMPEXT_MODEL_BARRIER_TREE, n, 1,
+                                        &c) != 0)
+    return 2;
+  return clamp(c.k, 2, PLUGIN_MAX_FANIN);
+}
+
+/* ---- barrier -------------------------------------------------------------- */
+
+static int hier_barrier(const ompext_model_params_t *p,
+                        const ompext_model_options_t *o, span_t s,
+                        ompext_model_plan_cost_t *out) {
+  ompext_model_choice_t leaders;
+  if (ompext_model_best_config(p, o, OMPEXT_MODEL_DISSEMINATION, s.packages,
+                               1, &leaders) != 0)
+    return -1;
+  const ompext_model_params_t x = across_packages(p);
+  ompext_model_cost_t c = ompext_model_barrier_dissemination(
+      &x, s.packages, leaders.m, o->rounds);
+  const int k = tree_k(p, o, s.largest);
+  if (s.largest >= 2)
+    c = add(ompext_model_barrier_tree(p, s.largest, k), c);
+  out->cost = c;
+  snprintf(out->config, sizeof(out->config), "k=%d m=%d", k, leaders.m);
+  return 0;
+}
+
+/* ---- reduce --------------------------------------------------------------- */
+
+/* The children of the leader of a group of `size` threads at each level of
+   reduce_tree.c's leaves-first fan-ins (the last one repeats), root-first
+   as cost.c takes them.  Returns the levels. */
+static int leader_levels(int size, const int *fanin, int given, int *k) {
+  int levels = 0;
+  long span = 1;
+  while (span < size && levels < OMPEXT_MODEL_MAX_LEVELS) {
+    const int f = fanin[levels < given ? levels : given - 1];
+    const long members = (size + span - 1) / span;
+    k[levels++] = (int)(members < f ? members : f) - 1;
+    span *= f;
+  }
+  for (int i = 0, j = levels - 1; i < j; ++i, --j) {
+    const int tmp = k[i];
+    k[i] = k[j];
+    k[j] = tmp;
+  }
+  return levels;
+}
+
+static void format_levels(char *buf, size_t cap, const int *k, int levels) {
+  size_t used = (size_t)snprintf(buf, cap, "k=");
+  for (int i = 0; i < levels && used < cap; ++i)
+    used += (size_t)snprintf(buf + used, cap - used, "%s%d", i ? "," : "",
+                             k[i]);
+  if (levels == 0 && used < cap)
+    snprintf(buf + used, cap - used, "-");
+}
+
+/* The plugin's tree (plan.c: the model's tree for the team, each level of
+   k children a group of k + 1, leaves first) inside each package, then
+   among the leaders: Eq. 4.13 per level, the leaders' levels at R_X, tid
+   0's fold once. */
+static ompext_model_cost_t hier_reduce_tree(const ompext_model_params_t *p,
+                                            const ompext_model_choice_t *tree,
+                                            span_t s, double lines,
+                                            char *config, size_t cap) {
+  int fanin[OMPEXT_MODEL_MAX_LEVELS], in[OMPEXT_MODEL_MAX_LEVELS],
+      out[OMPEXT_MODEL_MAX_LEVELS];
+  for (int l = 0; l < tree->depth; ++l)
+    fanin[l] = clamp(tree->fanout[tree->depth - 1 - l] + 1, 2,
+                     PLUGIN_MAX_FANIN);
+  const int d_in = leader_levels(s.largest, fanin, tree->depth, in);
+  const int d_out = leader_levels(s.packages, fanin, tree->depth, out);
+  const ompext_model_params_t x = across_packages(p);
+  const ompext_model_cost_t inside =
+      ompext_model_reduce_tree_lines(p, d_in, in, lines);
+  const ompext_model_cost_t leaders =
+      ompext_model_reduce_tree_lines(&x, d_out, out, lines);
+  const double fold = x.r_r + x.o * (lines - 1); /* counted inside */
+  char a[48], b[48];
+  format_levels(a, sizeof(a), in, d_in);
+  format_levels(b, sizeof(b), out, d_out);
+  snprintf(config, cap, "%s leaders %s", a, b);
+  return cost(inside.min + leaders.min - fold, inside.max + leaders.max - fold);
+}
+
+/* plan.c's choice by size (plan_reduce_sizes): the flat best cases of the
+   model's tree, atomics and the lock; the tree unless another is cheaper. */
+static int hier_reduce(const ompext_model_params_t *p,
+                       const ompext_model_options_t *o,
+                       const ompext_model_topology_t *t, int n, span_t s,
+                       double lines, ompext_model_plan_cost_t *out) {
+  ompext_model_choice_t tree;
+  if (ompext_model_best_config(p, o, OMPEXT_MODEL_REDUCE_TREE, n, 1, &tree) !=
+      0)
+    return -1;
+  const double flat_tree =
+      ompext_model_reduce_tree_lines(p, tree.depth, tree.fanout, lines).min;
+  const double atomic = ompext_model_reduce_atomic_lines(p, n, lines).min;
+  const double lock = ompext_model_reduce_critical(p, n, lines).min;
+  if (lock < flat_tree && lock <= atomic) {
+    snprintf(out->algorithm, sizeof(out->algorithm), "critical");
+    out->cost = ompext_model_placed_reduce_line(p, t, n, lines, 1);
+  } else if (atomic < flat_tree) {
+    snprintf(out->algorithm, sizeof(out->algorithm), "atomic");
+    out->cost = ompext_model_placed_reduce_line(p, t, n, lines, 0);
+  } else {
+    out->cost = hier_reduce_tree(p, &tree, s, lines, out->config,
+                                 sizeof(out->config));
+    return 0;
+  }
+  snprintf(out->config, sizeof(out->config), "-");
+  return 0;
+}
+
+/* ---- fork/join ------------------------------------------------------------ */
+
+/* team.c's tree (topology.h ompext_topology_tree) over close threads:
+   package d holds tids d*cores .. , its leader first; a leader serves the
+   leaders of packages d*k_out + 1 .. d*k_out + k_out first, then the local
+   indices i*k_in + 1 .. i*k_in + k_in of its own package, as any member
+   does. */
+typedef struct two_level {
+  int k_in, k_out;
+} two_level_t;
+
+static int two_level_kids(const placed_tree_t *tree, int tid, int level,
+                          int *out) {
+  const two_level_t *s = tree->arg;
+  const int cores = tree->topo->cores, n = tree->n;
+  const int d = tid / cores, i = tid % cores;
+  const int packages = (n + cores - 1) / cores;
+  const int size = n - d * cores < cores ? n - d * cores : cores;
+  int c = 0;
+  if (level != 0)
+    return 0;
+  for (long e = (long)d * s->k_out + 1;
+       i == 0 && e <= (long)d * s->k_out + s->k_out && e < packages; ++e)
+    out[c++] = (int)e * cores;
+  for (long j = (long)i * s->k_in + 1;
+       j <= (long)i * s->k_in + s->k_in && j < size; ++j)
+    out[c++] = (int)(d * cores + j);
+  return c;
+}
+
+static int hier_fork_join(const ompext_model_params_t *p,
+                          const ompext_model_options_t *o,
+                          const ompext_model_topology_t *t, int n, span_t s,
+                          ompext_model_plan_cost_t *out) {
+  two_level_t shape;
+  shape.k_in = clamp(tree_k(p, o, n), 1, PLUGIN_MAX_FANIN - 1);
+  shape.k_out = clamp(s.packages - 1, 1, PLUGIN_MAX_FANIN - shape.k_in);
+  const placed_tree_t tree = {n, 1, two_level_kids, &shape, t};
+  out->cost = add(ompext_model_placed_release(p, &tree),
+                  ompext_model_placed_gather(p, &tree, 0));
+  snprintf(out->config, sizeof(out->config), "k=%d leaders k=%d", shape.k_in,
+           shape.k_out);
+  return isnan(out->cost.min) ? -1 : 0;
+}
+
+/* ---- by op ---------------------------------------------------------------- */
+
+int ompext_model_ext_placed(const ompext_model_params_t *p,
+                            const ompext_model_options_t *o,
+                            const ompext_model_topology_t *t,
+                            ompext_model_op_t op, int n, long lines,
+                            ompext_model_plan_cost_t *out) {
+  memset(out, 0, sizeof(*out));
+  if (n < 2 || (t && n > t->packages * t->cores))
+    return -1;
+  if (!ompext_model_topology_spans(t, n)) {
+    ompext_model_choice_t c;
+    if (ompext_model_best(p, o, op, n, lines, &c) != 0)
+      return -1;
+    out->cost = c.cost;
+    snprintf(out->algorithm, sizeof(out->algorithm), "%s",
+             ompext_model_alg_name(c.alg));
+    ompext_model_format_config(p, &c, out->config, sizeof(out->config));
+    return 0;
+  }
+  const span_t s = span_of(t, n);
+  snprintf(out->algorithm, sizeof(out->algorithm), "hier");
+  switch (op) {
+  case OMPEXT_MODEL_OP_BARRIER:
+    return hier_barrier(p, o, s, out);
+  case OMPEXT_MODEL_OP_REDUCE:
+    return hier_reduce(p, o, t, n, s, lines < 1 ? 1.0 : (double)lines, out);
+  case OMPEXT_MODEL_OP_FORK_JOIN:
+    return hier_fork_join(p, o, t, n, s, out);
+  default:
+    return -1;
+  }
+}
