@@ -34,11 +34,12 @@ model=$1 calibration=$2 paired=$3 cores=$4
 [[ $cores =~ ^[1-9][0-9]*$ ]] || die "CORES must be a positive integer, not '$cores'"
 
 # predict OP THREADS [BYTES] -> "algorithm,min,max,stock_min,stock_max"
-# (ext's best per the model, and stock's, in ns)
+# (ext's best per the model, and stock's, in ns), priced on one package as
+# the calibration measured it, whatever OMPEXT_TOPOLOGY says
 predict() {
     local -a bytes=()
     [[ -n ${3:-} ]] && bytes=(--bytes "$3")
-    "$model" --params "$calibration" --op "$1" --threads "$2-$2" "${bytes[@]}" \
+    env -u OMPEXT_TOPOLOGY "$model" --params "$calibration" --op "$1" --threads "$2-$2" "${bytes[@]}" \
         --compare stock --format csv |
         awk -F, 'NR == 2 { print $3 "," $5 "," $6 "," $8 "," $9 }'
 }
