@@ -418,12 +418,12 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
 if command -v gnuplot >/dev/null; then
     awk -v png="$results_dir/summary.png" -v cores="$cores" \
         -v title="syncbench overhead (median of $rounds rounds), $machine" \
-        -f "$script_dir/size_label.awk" -f "$script_dir/plot.awk" "$results_dir/results.csv" >"$work/plot.gp"
+        -f "$script_dir/size_label.awk" -f "$script_dir/panels.awk" -f "$script_dir/plot.awk" "$results_dir/results.csv" >"$work/plot.gp"
     gnuplot "$work/plot.gp" 2>"$work/gnuplot.err" ||
         { cat "$work/gnuplot.err" >&2; say "compare.sh: gnuplot failed; no summary.png"; }
     if awk -v png="$results_dir/predicted.png" -v cores="$cores" \
         -v title="ext/stock, measured (median of $rounds rounds) and predicted by the model, $machine" \
-        -f "$script_dir/size_label.awk" -f "$script_dir/predicted_plot.awk" "$results_dir/predicted.csv" \
+        -f "$script_dir/size_label.awk" -f "$script_dir/panels.awk" -f "$script_dir/predicted_plot.awk" "$results_dir/predicted.csv" \
         >"$work/predicted.gp"; then
         gnuplot "$work/predicted.gp" 2>"$work/gnuplot.err" ||
             { cat "$work/gnuplot.err" >&2; say "compare.sh: gnuplot failed; no predicted.png"; }

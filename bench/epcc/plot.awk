@@ -5,8 +5,8 @@
 #
 # Thread counts above `cores` are shaded as oversubscribed.
 #
-# usage: awk -v png=summary.png -v title="..." -v cores=N -f size_label.awk -f plot.awk \
-#            results.csv > plot.gp
+# usage: awk -v png=summary.png -v title="..." -v cores=N -f size_label.awk \
+#            -f panels.awk -f plot.awk results.csv > plot.gp
 
 BEGIN {
     FS = ","
@@ -32,30 +32,7 @@ FNR == 1 { next }
 }
 END {
     if (npanels == 0) exit 1
-    cols = npanels <= 3 ? npanels : (npanels <= 9 ? 3 : 4)
-    rows = int((npanels + cols - 1) / cols)
-    xmin = xt[1]; xmax = xt[1]; xtics = ""
-    for (i = 1; i <= nx; i++) {
-        if (xt[i] < xmin) xmin = xt[i]
-        if (xt[i] > xmax) xmax = xt[i]
-        xtics = xtics (i > 1 ? ", " : "") xt[i]
-    }
-
-    printf "set terminal pngcairo size %d,%d noenhanced font \",9\"\n", 420 * cols, 300 * rows + 40
-    print  "set encoding utf8"
-    printf "set output '%s'\n", png
-    printf "set multiplot layout %d,%d title \"%s\"\n", rows, cols, title
-    print  "set logscale x 2"
-    printf "set xrange [%g:%g]\n", xmin / 1.25, xmax * 1.25
-    printf "set xtics (%s)\n", xtics
-    print  "set xlabel 'threads' offset 0,0.5"
-    print  "set ylabel 'overhead (µs)' offset 1,0"
-    print  "set key top left font \",8\""
-    print  "set grid"
-    if (cores > 0 && xmax > cores) {
-        printf "set object 1 rect from first %g, graph 0 to graph 1, graph 1 fc rgb '#eeeeee' fs solid noborder behind\n", cores * 1.414
-        printf "set label 2 'oversubscribed' at first %g, graph 0.05 font ',7' tc rgb '#777777'\n", cores * 1.5
-    }
+    panels_header(npanels, xt, nx, png, title, cores, "overhead (µs)")
     for (p = 1; p <= npanels; p++) {
         lo = ""; hi = ""; positive = 1
         printf "$p%d << EOD\n", p
