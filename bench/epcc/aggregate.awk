@@ -2,7 +2,10 @@
 # (runtime, threads, measurement, bytes).
 #
 # usage: awk -v runtimes="stock ext libgomp" -v threads="1 2 4 8" \
+#            [-v partial="stock-gcc ext-gcc"] \
 #            -f median.awk -f aggregate.awk MEASUREMENTS RAW_CSV
+#   partial       runtimes that run only some measurements: they get rows
+#                 only for what they measured
 #   MEASUREMENTS  one "NAME BYTES" per line, in output order
 #   RAW_CSV       header, then round,runtime,threads,measurement,bytes,
 #                 median_overhead_us,... (one line per run and measurement)
@@ -14,6 +17,9 @@
 BEGIN {
     FS = ","
     nruntimes = split(runtimes, runtime, " ")
+    npartial = split(partial, p, " ")
+    for (i = 1; i <= npartial; i++)
+        is_partial[p[i]] = 1
     nthreads = split(threads, thread, " ")
 }
 
@@ -42,7 +48,8 @@ END {
                 n = count[key] + 0
                 prefix = runtime[r] "," thread[t] "," meas_name[m] "," meas_bytes[m]
                 if (n == 0) {
-                    print prefix ",NA,NA,NA,0"
+                    if (!(runtime[r] in is_partial))
+                        print prefix ",NA,NA,NA,0"
                     continue
                 }
                 split("", v)

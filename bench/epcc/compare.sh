@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # compare.sh: compare stock libomp, ext libomp (omp-ext) and GCC libgomp with
-# syncbench, the EPCC-method synchronisation benchmark. Run from anywhere
+# syncbench, the EPCC-method synchronisation benchmark (and the gcc build's
+# reductions on stock and ext). Run from anywhere
 # (`make bench` runs it from the repository root); see bench/README.md.
 #
 # Each round runs every runtime once per thread count, in an order that
@@ -114,7 +115,8 @@ done
 
 runtimes=(stock ext libgomp)
 declare -A rt_bin rt_lib rt_require rt_path
-rt_bin=([stock]=$bin_dir/syncbench-clang [ext]=$bin_dir/syncbench-clang [libgomp]=$bin_dir/syncbench-gcc)
+rt_bin=([stock]=$bin_dir/syncbench-clang [ext]=$bin_dir/syncbench-clang [libgomp]=$bin_dir/syncbench-gcc
+        [stock-gcc]=$bin_dir/syncbench-gcc [ext-gcc]=$bin_dir/syncbench-gcc)
 
 for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc" "$bin_dir/ompext-calibrate" "$bin_dir/ompext-model"; do
     [[ -x $bin ]] || die "$bin not found; run 'make build' first"
@@ -125,8 +127,8 @@ for dir in "$stock_lib" "$ext_lib"; do
 done
 stock_lib=$(cd "$stock_lib" && pwd)
 ext_lib=$(cd "$ext_lib" && pwd)
-rt_lib=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=)
-rt_require=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=libgomp)
+rt_lib=([stock]=$stock_lib [ext]=$ext_lib [libgomp]= [stock-gcc]=$stock_lib [ext-gcc]=$ext_lib)
+rt_require=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=libgomp [stock-gcc]=$stock_lib [ext-gcc]=$ext_lib)
 same_runtime=0
 [[ $(realpath "$stock_lib/libomp.so.5") == $(realpath "$ext_lib/libomp.so.5") ]] && same_runtime=1
 
@@ -168,16 +170,22 @@ else
     calibration=$work/calibration.txt
     calibration_origin="measured by ompext-calibrate before the runs"
 fi
-declare -A rt_env=([stock]= [ext]="OMPEXT_CALIBRATION=$calibration" [libgomp]=)
+declare -A rt_env=([stock]= [ext]="OMPEXT_CALIBRATION=$calibration" [libgomp]=
+                   [stock-gcc]= [ext-gcc]="OMPEXT_CALIBRATION=$calibration")
 
-for rt in "${runtimes[@]}"; do
+# preflight RUNTIME: one run that names the runtime really loaded.
+preflight() {
+    local info
     # prints "<libomp|libgomp> <path> threads=1"
-    if ! info=$(run_syncbench "$rt" 1 --print-runtime 2>"$work/preflight.err"); then
+    if ! info=$(run_syncbench "$1" 1 --print-runtime 2>"$work/preflight.err"); then
         cat "$work/preflight.err" >&2
-        die "the $rt runtime cannot be used (see above)"
+        die "the $1 runtime cannot be used (see above)"
     fi
-    rt_path[$rt]=$(awk '{ print $2 }' <<<"$info")
-    rt_path[$rt]=${rt_path[$rt]#"$repo_root/"}   # reports name no local paths
+    rt_path[$1]=$(awk '{ print $2 }' <<<"$info")
+    rt_path[$1]=${rt_path[$1]#"$repo_root/"}   # reports name no local paths
+}
+for rt in "${runtimes[@]}"; do
+    preflight "$rt"
 done
 # The LLVM release of the runtimes (stock and ext are built from the same
 # one), as the ext runtime names it when it loads the plugin.
@@ -189,6 +197,16 @@ run_syncbench stock 1 --list "${measure_args[@]}" 2>"$work/list.err" |
     { cat "$work/list.err" >&2; die "bad BENCH_MEASURE '$measure'"; }
 # Every measurement as NAME:BYTES, the form --measureonly takes.
 mapfile -t all_items < <(awk '{ print $1 ":" $2 }' "$work/measurements")
+# gcc binaries on stock and ext: GCC compiles a reduction itself (an
+# atomic, or a lock around the combine), so a gcc-built program's
+# reductions never reach either libomp, while its fork/join and barriers
+# do. The reductions run on both as well ("stock-gcc", "ext-gcc").
+mapfile -t gcc_items < <(printf '%s\n' "${all_items[@]}" | grep '^REDUCTION' || true)
+if ((${#gcc_items[@]} > 0)); then
+    runtimes+=(stock-gcc ext-gcc)
+    preflight stock-gcc
+    preflight ext-gcc
+fi
 
 # ---- the interleaved runs --------------------------------------------------------
 
@@ -236,9 +254,10 @@ status_name() {
 # blamed, excluded from now on, and the run resumes after it.
 measure() {
     local rt=$1 nthreads=$2 round=$3 item status started blamed
-    local -a todo=() rest=()
+    local -a todo=() rest=() items=("${all_items[@]}")
     local -A got
-    for item in "${all_items[@]}"; do
+    [[ $rt == *-gcc ]] && items=("${gcc_items[@]}")
+    for item in "${items[@]}"; do
         [[ -z ${excluded[$rt/$nthreads/$item]:-} ]] && todo+=("$item")
     done
     if ((${#todo[@]} == 0)); then
@@ -317,10 +336,13 @@ say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
 mkdir -p "$results_dir"
 cp "$raw" "$results_dir/raw.csv"
 cp "$calibration" "$results_dir/calibration.txt"
-awk -v runtimes="${runtimes[*]}" -v threads="$threads" -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
+awk -v runtimes="${runtimes[*]}" -v threads="$threads" -v partial="stock-gcc ext-gcc" \
+    -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
 awk -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
 awk -f "$script_dir/table.awk" "$work/paired.csv" "$results_dir/results.csv" >"$work/table.md"
+awk -v base=stock-gcc -v test=ext-gcc -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" \
+    >"$work/paired-gcc.csv"
 bash "$script_dir/predicted.sh" "$bin_dir/ompext-model" "$calibration" "$work/paired.csv" "$cores" \
     >"$results_dir/predicted.csv"
 
@@ -367,7 +389,8 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "- environment: ${omp_env[*]} OMP_NUM_THREADS=<threads>"
     echo "- ext's machine parameters: \`calibration.txt\` ($calibration_origin), as OMPEXT_CALIBRATION"
     echo "- stock and ext: the clang build (syncbench-clang) with LD_LIBRARY_PATH set to the"
-    echo "  runtime; libgomp: the gcc build (syncbench-gcc) on the system libgomp"
+    echo "  runtime; libgomp: the gcc build (syncbench-gcc) on the system libgomp;"
+    echo "  stock-gcc and ext-gcc: the gcc build's reductions on stock and ext"
     echo "- limits: ${measure_timeout}s per measurement (syncbench --measurement-timeout), ${run_timeout}s"
     echo "  per process; a measurement that hangs or crashes gets no value, is not run again"
     echo "  for that runtime and thread count, and the run resumes after it; missing values show as n/a"
@@ -392,6 +415,23 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo
     awk -f "$script_dir/slower.awk" "$work/paired.csv"
     echo
+    if ((${#gcc_items[@]} > 0)); then
+        echo "## gcc binaries on stock and ext"
+        echo
+        echo "GCC compiles a reduction itself (an atomic, or a lock around the combine),"
+        echo "so the reductions of a gcc-built program never reach either libomp; its"
+        echo "fork/join and barriers do. syncbench-gcc ran its reductions on both"
+        echo "(\`stock-gcc\`, \`ext-gcc\`: LD_LIBRARY_PATH set to the runtime, libgomp.so.1"
+        echo "being libomp there) in the same rounds, beside the system libgomp."
+        echo
+        awk -v a=stock-gcc -v b=ext-gcc -v c=libgomp -f "$script_dir/table.awk" \
+            "$work/paired-gcc.csv" "$results_dir/results.csv"
+        echo
+        echo "Never slower, gcc binaries (ext-gcc/stock-gcc per round above 1.00):"
+        echo
+        awk -f "$script_dir/slower.awk" "$work/paired-gcc.csv"
+        echo
+    fi
     echo "## Measured against predicted"
     echo
     echo "The cost model's ext/stock for each construct it prices, from this run's"
@@ -435,6 +475,9 @@ fi
 cat "$work/table.md"
 if [[ ${BENCH_STRICT:-0} == 1 ]]; then
     missing=$(awk -F, 'NR > 1 && $8 == 0' "$results_dir/results.csv" | wc -l)
+    if ((${#gcc_items[@]} > 0)) && (($(wc -l <"$work/paired-gcc.csv") < 2)); then
+        die "strict mode: no gcc-binary reduction was measured on both stock and ext"
+    fi
     if [[ -n $problems || $missing -gt 0 ]]; then
         die "strict mode: $missing missing value(s)${problems:+; unfinished runs:
 $problems}"

@@ -4,7 +4,8 @@
 # move both runtimes of a round alike, so this ratio is steadier than the
 # ratio of the two medians; the summary shows both.
 #
-# usage: awk -f median.awk -f paired.awk RAW_CSV
+# usage: awk [-v base=stock -v test=ext] -f median.awk -f paired.awk RAW_CSV
+#   base, test  the runtimes compared (test/base; default ext/stock)
 #   RAW_CSV  header, then round,runtime,threads,measurement,bytes,
 #            median_overhead_us,... (one line per run and measurement)
 #
@@ -13,9 +14,13 @@
 # iqr: the interquartile range of the per-round ratios, exclusive quartiles,
 # the range itself under 4 rounds)
 
-BEGIN { FS = "," }
+BEGIN {
+    FS = ","
+    if (base == "") base = "stock"
+    if (test == "") test = "ext"
+}
 FNR == 1 { next }
-$2 == "stock" || $2 == "ext" {
+$2 == base || $2 == test {
     if ($6 !~ /^-?[0-9]+(\.[0-9]+)?$/ || $6 + 0 <= 0)
         next
     row = $4 SUBSEP $5 SUBSEP $3
@@ -33,8 +38,8 @@ END {
         n = 0
         split("", r)
         for (round in rounds)
-            if ((row, round, "ext") in value && (row, round, "stock") in value)
-                r[++n] = value[row, round, "ext"] / value[row, round, "stock"]
+            if ((row, round, test) in value && (row, round, base) in value)
+                r[++n] = value[row, round, test] / value[row, round, base]
         if (n == 0)
             continue
         median = sorted_median(r, n)   # sorts r
