@@ -71,10 +71,7 @@ for set in "${sets[@]}"; do
     IFS=: read -r tag op bytes title <<<"$c"
     extra=()
     [[ -n $bytes ]] && extra=(--bytes "$bytes")
-    if [[ -n $topo ]]; then
-      [[ $op == copyprivate ]] && continue   # not priced on a topology
-      extra+=(--topology "$topo")
-    fi
+    [[ -n $topo ]] && extra+=(--topology "$topo")
     base="$csv/$name-$tag" png="$out/$name-$tag.png"
     "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
       --compare stock --format csv --plot "$work/plot.png" >"$base-stock.csv"

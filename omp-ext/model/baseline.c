@@ -28,7 +28,8 @@
  * know the topology: their longest path is then taken over every thread
  * (placed.h), tid 0's levels being no longer the critical ones.  libgomp's
  * lines are touched by every thread: each thread on another package than
- * tid 0's pays R_X.
+ * tid 0's pays R_X.  A copyprivate's single thread is taken to be tid 0:
+ * readers on the other packages copy its data across (copyprivate_of).
  *
  * What is left out, on both sides alike: the bookkeeping around a barrier
  * (tasking checks, ITT, OMPT), the team set-up of a fork, sleeping after
@@ -201,26 +202,37 @@ ompext_model_cost_t ompext_model_libomp_reduce(
    pointer): T_C(n-1); worst case one interference, 2*T_C(n-1), as the
    flat broadcast's notification (Eq. 4.10).  Then each copies the N lines
    from the single thread's cache at once: the flat broadcast's
-   T_copy = b + c*(n-2) + o*N (Eq. 4.10). */
-static ompext_model_cost_t pointer_and_copy(const ompext_model_params_t *p,
-                                            int n, double lines) {
-  const double tc = ompext_model_tc(p, n - 1);
-  const double copy = p->b + p->c * (n - 2) + p->o * lines;
-  return cost(tc + copy, 2 * tc + copy);
+   T_copy = b + c*(n-2) + o*N (Eq. 4.10).  A copyprivate is that between
+   two barriers of the runtime:
+     min/max  2 * barrier(n) + pointer_and_copy(n, N)
+   On a topology (`cross` = R_X - R_R when some reader is on another
+   package than the single thread, else 0) the pointer's line and the first
+   line of the copy come across, as libgomp's generation line does
+   (gomp_release): T_C(n-1) + cross, and T_copy + cross; the slopes c and o,
+   fitted inside one package, are kept (topology.c). */
+static ompext_model_cost_t copyprivate_of(const ompext_model_params_t *p,
+                                          ompext_model_cost_t barrier, int n,
+                                          double lines, double cross) {
+  if (n < 2 || lines < 1)
+    return INVALID_COST;
+  const double tc = ompext_model_tc(p, n - 1) + cross;
+  const double copy = p->b + p->c * (n - 2) + p->o * lines + cross;
+  return add(cost(2 * barrier.min, 2 * barrier.max),
+             cost(tc + copy, 2 * tc + copy));
 }
 
 /* libomp kmp_csupport.cpp __kmpc_copyprivate: the single thread stores a
    pointer to its data in the team, a plain barrier, every other thread
-   copies from that data, a plain barrier:
-     min/max  2 * barrier(n) + pointer_and_copy(n, N) */
+   copies from that data, a plain barrier (copyprivate_of). */
 ompext_model_cost_t ompext_model_libomp_copyprivate(
     const ompext_model_params_t *p, ompext_model_libomp_pattern_t pattern,
     int n, double lines) {
   if (n < 2 || lines < 1)
     return INVALID_COST;
-  const ompext_model_cost_t b = ompext_model_libomp_barrier(
-      p, pattern, n, OMPEXT_MODEL_LIBOMP_BRANCH_BITS);
-  return add(cost(2 * b.min, 2 * b.max), pointer_and_copy(p, n, lines));
+  return copyprivate_of(p,
+                        ompext_model_libomp_barrier(
+                            p, pattern, n, OMPEXT_MODEL_LIBOMP_BRANCH_BITS),
+                        n, lines, 0.0);
 }
 
 /* libomp fork and join of a hot team (kmp_runtime.cpp __kmp_fork_call ->
@@ -305,14 +317,12 @@ ompext_model_cost_t ompext_model_libgomp_reduce(
 
 /* libgomp single.c GOMP_single_copy_start/_end: the other threads wait in
    a barrier while the single thread publishes its data pointer, copy, and
-   the construct's closing barrier follows (GOMP_barrier):
-     min/max  2 * barrier(n) + pointer_and_copy(n, N) */
+   the construct's closing barrier follows (GOMP_barrier; copyprivate_of). */
 ompext_model_cost_t ompext_model_libgomp_copyprivate(
     const ompext_model_params_t *p, int n, double lines) {
   if (n < 2 || lines < 1)
     return INVALID_COST;
-  const ompext_model_cost_t b = ompext_model_libgomp_barrier(p, n);
-  return add(cost(2 * b.min, 2 * b.max), pointer_and_copy(p, n, lines));
+  return copyprivate_of(p, ompext_model_libgomp_barrier(p, n), n, lines, 0.0);
 }
 
 /* libgomp fork and join of a reused (pooled) team, team.c gomp_team_start
@@ -422,6 +432,13 @@ static ompext_model_cost_t placed_release(const ompext_model_params_t *p,
   return ompext_model_placed_release(p, &tree);
 }
 
+/* What a copy from tid 0's cache adds when some reader of a team of n is
+   on another package (copyprivate_of): R_X - R_R, else 0. */
+static double cross_copy(const ompext_model_params_t *p,
+                         const ompext_model_topology_t *t, int n) {
+  return ompext_model_placed_line(p, t, n).remote ? p->r_x - p->r_r : 0.0;
+}
+
 /* The libomp constructs of the sections above, each transfer placed. */
 static ompext_model_cost_t placed_libomp(const ompext_model_params_t *p,
                                          const ompext_model_topology_t *t,
@@ -440,8 +457,13 @@ static ompext_model_cost_t placed_libomp(const ompext_model_params_t *p,
     return cost(g.min + fold, g.max + fold);
   }
   /* The barrier, and the fork/join's release and gather. */
-  return add(placed_gather(p, t, pat, n, bits, 0),
-             placed_release(p, t, pat, n, bits));
+  const ompext_model_cost_t barrier = add(placed_gather(p, t, pat, n, bits, 0),
+                                          placed_release(p, t, pat, n, bits));
+  if (op != OMPEXT_MODEL_OP_COPYPRIVATE)
+    return barrier;
+  /* __kmpc_copyprivate: the single thread taken as tid 0, so every other
+     package's threads read its lines across. */
+  return copyprivate_of(p, barrier, n, lines, cross_copy(p, t, n));
 }
 
 /* libgomp's constructs on a topology (the reductions: cost.c's, placed). */
@@ -456,6 +478,10 @@ static ompext_model_cost_t placed_libgomp(const ompext_model_params_t *p,
   case OMPEXT_MODEL_OP_FORK_JOIN:
     *method = "centralized";
     return gomp_fork_join(p, t, n);
+  case OMPEXT_MODEL_OP_COPYPRIVATE: /* GOMP_single_copy_start/_end */
+    *method = "centralized";
+    return copyprivate_of(p, gomp_barrier(p, t, n), n, lines,
+                          cross_copy(p, t, n));
   default:
     *method = lines <= 1 ? "atomic" : "lock";
     return lines <= 1 ? ompext_model_placed_reduce_line(p, t, n, 1, 0)
@@ -550,8 +576,7 @@ int ompext_model_baseline_cost_placed(const ompext_model_params_t *p,
   if (!ompext_model_topology_spans(t, n))
     return ompext_model_baseline_cost(p, b, op, n, lines, out);
   if ((unsigned)b >= OMPEXT_MODEL_BASELINE_COUNT ||
-      (op != OMPEXT_MODEL_OP_BARRIER && op != OMPEXT_MODEL_OP_REDUCE &&
-       op != OMPEXT_MODEL_OP_FORK_JOIN) ||
+      !ompext_model_baseline_has_op(b, op) ||
       n > t->packages * t->cores)
     return -1;
   const double nl = lines < 1 ? 1.0 : (double)lines;

@@ -20,10 +20,16 @@
  *   fork_join  team.c's two-level tree: the fork/join k inside each
  *              package, every other leader a child of tid 0 (k_out =
  *              packages - 1, the fan-in bound permitting), walked thread
- *              by thread (placed.h).
+ *              by thread (placed.h);
+ *   copyprivate  bcast_tree.c's two-level tree (topology.h
+ *              ompext_topology_rooted_child, k_in = k_out = the root's
+ *              fan-out): the root's data goes to the other packages'
+ *              leaders first, at R_X, then down each package's k-ary tree,
+ *              the longest path over the packages; then the team's
+ *              barrier, the hierarchical one above.
  *
  * Threads sit close (model.h), so the packages are filled in order and the
- * largest holds min(n, cores) threads.  A broadcast (and so copyprivate)
+ * largest holds min(n, cores) threads.  The broadcast alone (--op bcast)
  * is not priced on a topology.
  */
 #include "cost_pair.h"
@@ -221,6 +227,103 @@ static int hier_fork_join(const ompext_model_params_t *p,
   return isnan(out->cost.min) ? -1 : 0;
 }
 
+/* ---- copyprivate --------------------------------------------------------- */
+
+/* The children of the critical node of each level of a k-ary heap of
+   `size` members (the leftmost node: the most children, the deepest
+   subtree), root first.  Returns the levels. */
+static int heap_levels(int size, int k, int *out) {
+  int d = 0;
+  for (int c; d < OMPEXT_MODEL_MAX_LEVELS &&
+              (c = ompext_model_kary_children(size, k, d)) > 0;)
+    out[d++] = c;
+  return d;
+}
+
+/* The copies of a level whose readers are on another package than their
+   sender: every single-line transfer at R_X, the first line of each copy
+   too (T_C + R_X - R_R, as baseline.c's copyprivate_of and libgomp's
+   release take it); the slopes c and o are kept (topology.c). */
+static ompext_model_params_t copies_across(const ompext_model_params_t *p) {
+  ompext_model_params_t x = across_packages(p);
+  x.b = p->b + p->r_x - p->r_r;
+  return x;
+}
+
+/* The plugin's copyprivate on a team spanning packages: bcast.c
+   ompext_bcast_run -> bcast_tree.c ompext_bcast_tree_run with a layout of
+   several domains, every thread copying from its sender (relays), then the
+   close.  The tree (topology.h ompext_topology_rooted_child, k_in = k_out =
+   k): the root, taken as tid 0, serves the leaders of packages 1 .. k
+   first, each leader those of its k-ary subtree of packages, then every
+   leader (the root included) its own package's k-ary tree.  A path to a
+   thread of package e: the leaders' levels down to e's leader, each with
+   its parent's leader children, then the leftmost path of e's own tree,
+   priced by Eq. 4.5-4.7 (cost.c ompext_model_bcast_tree) per part, the
+   leaders' at R_X (copies_across); one path, so its notification forwards
+   starts once (the second part's first R_I dropped).  The longest over
+   the packages (min and max each).  The contention of the root's own
+   package's children on the root's line, beside the leaders', is left
+   out.
+   k: plan.c takes the model's best tree's root fan-out for one line and
+   for "long" copies, and the root picks by how long copies take; here the
+   model's best tree for the message's own size (k_1; n-1 if none).
+   The close: bcast_tree.c's root asks for the rooted close under
+   OMPEXT_BCAST_CLOSE=auto only in a flat layout (root_decides), so a team
+   spanning packages closes with its barrier, hier_barrier. */
+static ompext_model_cost_t placed_bcast(const ompext_model_params_t *p,
+                                        const ompext_model_topology_t *t,
+                                        int n, int k, double lines) {
+  const ompext_model_params_t x = copies_across(p);
+  const int packages = (n + t->cores - 1) / t->cores;
+  ompext_model_cost_t longest = cost(0, 0);
+  for (int e = 0; e < packages; ++e) {
+    int up[OMPEXT_MODEL_MAX_LEVELS], inside[OMPEXT_MODEL_MAX_LEVELS];
+    int d_out = 0;
+    for (long d = e; d > 0 && d_out < OMPEXT_MODEL_MAX_LEVELS;) {
+      const long parent = (d - 1) / k, first = parent * k + 1;
+      up[d_out++] = (int)(packages - first < k ? packages - first : k);
+      d = parent;
+    }
+    for (int i = 0, j = d_out - 1; i < j; ++i, --j) { /* root first */
+      const int tmp = up[i];
+      up[i] = up[j];
+      up[j] = tmp;
+    }
+    const int size = n - e * t->cores < t->cores ? n - e * t->cores : t->cores;
+    const int d_in = heap_levels(size, k, inside);
+    const ompext_model_cost_t across =
+        ompext_model_bcast_tree(&x, lines, d_out, up);
+    const ompext_model_cost_t local =
+        ompext_model_bcast_tree(p, lines, d_in, inside);
+    const ompext_model_cost_t path = cost(across.min + local.min - p->r_i,
+                                          across.max + local.max - p->r_i);
+    longest = cost(path.min > longest.min ? path.min : longest.min,
+                   path.max > longest.max ? path.max : longest.max);
+  }
+  return longest;
+}
+
+static int hier_copyprivate(const ompext_model_params_t *p,
+                            const ompext_model_options_t *o,
+                            const ompext_model_topology_t *t, int n, span_t s,
+                            double lines, ompext_model_plan_cost_t *out) {
+  ompext_model_choice_t tree;
+  const int k =
+      ompext_model_best_config(p, o, OMPEXT_MODEL_BCAST_TREE, n, (long)lines,
+                               &tree) == 0 &&
+              tree.depth > 0
+          ? tree.fanout[0]
+          : n - 1;
+  ompext_model_plan_cost_t close;
+  if (hier_barrier(p, o, s, &close) != 0)
+    return -1;
+  out->cost = add(placed_bcast(p, t, n, k, lines), close.cost);
+  snprintf(out->config, sizeof(out->config), "k=%d then barrier %s", k,
+           close.config);
+  return isnan(out->cost.min) ? -1 : 0;
+}
+
 /* ---- by op ---------------------------------------------------------------- */
 
 int ompext_model_ext_placed(const ompext_model_params_t *p,
@@ -250,6 +353,9 @@ int ompext_model_ext_placed(const ompext_model_params_t *p,
     return hier_reduce(p, o, t, n, s, lines < 1 ? 1.0 : (double)lines, out);
   case OMPEXT_MODEL_OP_FORK_JOIN:
     return hier_fork_join(p, o, t, n, s, out);
+  case OMPEXT_MODEL_OP_COPYPRIVATE:
+    return hier_copyprivate(p, o, t, n, s, lines < 1 ? 1.0 : (double)lines,
+                            out);
   default:
     return -1;
   }

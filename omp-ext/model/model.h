@@ -472,7 +472,7 @@ int ompext_model_topology_spans(const ompext_model_topology_t *t, int n);
    transfer between two packages at R_X; libomp's trees are
    topology-unaware, their longest path taken over every thread.  The same
    as ompext_model_baseline_cost when the team does not span packages.
-   Broadcast-like ops (copyprivate) are not priced on a topology: -1. */
+   Copyprivate's single thread is taken to be tid 0. */
 int ompext_model_baseline_cost_placed(const ompext_model_params_t *p,
                                       const ompext_model_topology_t *t,
                                       ompext_model_baseline_t b,
@@ -488,8 +488,8 @@ typedef struct ompext_model_plan_cost {
 
 /* A team within one package: the optimizer's best (ompext_model_best).  A
    team spanning packages: the plugin's hierarchical plan (hier.c), barrier,
-   reduce and fork_join only.  0, or -1 (an op not priced there, n < 2, or
-   more threads than cores). */
+   reduce, copyprivate and fork_join (not the broadcast alone).  0, or -1
+   (an op not priced there, n < 2, or more threads than cores). */
 int ompext_model_ext_placed(const ompext_model_params_t *p,
                             const ompext_model_options_t *o,
                             const ompext_model_topology_t *t,

@@ -85,7 +85,8 @@ static void usage(FILE *f) {
 "                      no thread).  A team spanning packages is priced with\n"
 "                      R_X between them: omp-ext as the plugin's one leader\n"
 "                      per package, the baselines topology-unaware; barrier,\n"
-"                      reduce and fork_join only, without --all, --algorithm\n"
+"                      reduce, copyprivate and fork_join only, without --all,\n"
+"                      --algorithm\n"
 "  --compare BASELINE  also price the baseline runtime per team size, and\n"
 "                      the ratios ext/baseline (min/min, max/max): stock\n"
 "                      (libomp as shipped, hyper barriers), stock-tree,\n"
@@ -574,12 +575,11 @@ int main(int argc, char **argv) {
     return 2;
   }
   const int spans = ompext_model_topology_spans(placed, hi);
-  if (spans && op != OMPEXT_MODEL_OP_BARRIER && op != OMPEXT_MODEL_OP_REDUCE &&
-      op != OMPEXT_MODEL_OP_FORK_JOIN) {
+  if (spans && op == OMPEXT_MODEL_OP_BCAST) {
     fprintf(stderr,
             "%s: --op %s is not priced on a topology: teams of more than %d "
-            "threads span packages of '%s' (barrier, reduce and fork_join "
-            "are)\n",
+            "threads span packages of '%s' (barrier, reduce, copyprivate and "
+            "fork_join are)\n",
             progname, op_arg, topology.cores, topology_text);
     return 2;
   }

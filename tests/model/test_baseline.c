@@ -21,8 +21,9 @@
  * package R_R, else R_X (600 ns here, so that it differs from R_R), the one
  * extra line of a step (G's worst case, S's re-read) at the cost of the
  * step's last child; the model's costs of the baselines and of omp-ext's
- * one-leader-per-package fork/join must match the longest path of every
- * team that spans packages.
+ * one-leader-per-package fork/join and copyprivate broadcast must match
+ * the longest path of every team that spans packages (copyprivate: the
+ * slowest reader's copy, the longest path of the broadcast tree).
  */
 #include "model.h"
 
@@ -304,6 +305,72 @@ static ompext_model_cost_t brute_copy(int n, double lines) {
   return pair(tc + copy, 2 * tc + copy);
 }
 
+/* The same on a topology, reader by reader: the single thread is tid 0; a
+   reader on another package reads the pointer line and the first copied
+   line across, each R_X - R_R dearer.  The slowest reader's. */
+static ompext_model_cost_t brute_copy_placed(int n, double lines) {
+  ompext_model_cost_t slowest = pair(0, 0);
+  for (int t = 1; t < n; ++t) {
+    const double across = xfer(0, t) - P.r_r;
+    const double tc = ompext_model_tc(&P, n - 1) + across;
+    const double copy = P.b + P.c * (n - 2) + P.o * lines + across;
+    if (2 * tc + copy > slowest.max)
+      slowest = pair(tc + copy, 2 * tc + copy);
+  }
+  return slowest;
+}
+
+/* One level of the plugin's broadcast tree (Eq. 4.5-4.7) from `parent`
+   to a child among k of the same kind (leaders, or members of its own
+   package): the forward notification, the k copies of the line and the
+   notification backwards, each line R_X if the step crosses packages (the
+   first copied line then R_X - R_R dearer too), and the other N-1 lines. */
+static ompext_model_cost_t bcast_level(int parent, int child, int k,
+                                       double lines) {
+  const double r = xfer(parent, child);
+  const double tc = ompext_model_tc(&P, k) + (r - P.r_r);
+  const double data = tc + P.o * (lines - 1);
+  return pair(P.r_i + 2 * P.r_l + data + P.r_i + k * r,
+              2 * (r + tc) + data + P.r_i + 2 * k * r);
+}
+
+/* omp-ext's copyprivate broadcast on a topology, thread by thread: the
+   tree of topology.h ompext_topology_rooted_child rooted at tid 0 with
+   k_in = k_out = k (package e's leader under that of (e-1)/k, local index
+   i under (i-1)/k of its package), every path from the root summed level
+   by level with its parent's count of children of the same kind; the
+   longest. */
+static ompext_model_cost_t brute_ext_bcast(int n, int k, double lines) {
+  const int packages = (n + CORES - 1) / CORES;
+  ompext_model_cost_t longest = pair(0, 0);
+  for (int t = 1; t < n; ++t) {
+    ompext_model_cost_t path = pair(P.r_i, P.r_i);
+    for (int at = t; at != 0;) {
+      const int e = at / CORES, i = at % CORES;
+      const int size = n - e * CORES < CORES ? n - e * CORES : CORES;
+      int parent, first, last;
+      if (i == 0) { /* a leader, under a leader */
+        const int pe = (e - 1) / k;
+        parent = pe * CORES;
+        first = pe * k + 1;
+        last = first + k - 1 < packages - 1 ? first + k - 1 : packages - 1;
+      } else {
+        const int pi = (i - 1) / k;
+        parent = e * CORES + pi;
+        first = pi * k + 1;
+        last = first + k - 1 < size - 1 ? first + k - 1 : size - 1;
+      }
+      path = sum(path, bcast_level(parent, at, last - first + 1, lines));
+      at = parent;
+    }
+    if (path.min > longest.min)
+      longest.min = path.min;
+    if (path.max > longest.max)
+      longest.max = path.max;
+  }
+  return longest;
+}
+
 /* Every team of a topology of `packages` x CORES that spans packages. */
 static void check_topology(int packages) {
   const ompext_model_topology_t topo = {packages, CORES, 1, "package"};
@@ -332,6 +399,16 @@ static void check_topology(int packages) {
       ompext_model_baseline_cost_placed(&P, &topo, stock[b],
                                         OMPEXT_MODEL_OP_FORK_JOIN, n, 1, &bc);
       expect_cost(what, bc.cost, barrier);
+      for (long lines = 1; lines <= 40; lines += 39) {
+        snprintf(what, sizeof(what), "%d x %d n=%d %s copyprivate lines %ld",
+                 packages, CORES, n, ompext_model_baseline_names[stock[b]],
+                 lines);
+        ompext_model_baseline_cost_placed(&P, &topo, stock[b],
+                                          OMPEXT_MODEL_OP_COPYPRIVATE, n,
+                                          lines, &bc);
+        expect_cost(what, bc.cost,
+                    sum(twice(barrier), brute_copy_placed(n, (double)lines)));
+      }
       for (long lines = 1; lines <= 3; lines += 2) {
         const double fold = P.r_r + P.o * (double)(lines - 1);
         snprintf(what, sizeof(what), "%d x %d n=%d %s reduce lines %ld",
@@ -366,6 +443,33 @@ static void check_topology(int packages) {
     ompext_model_baseline_cost_placed(&P, &topo, gomp, OMPEXT_MODEL_OP_REDUCE,
                                       n, 3, &bc);
     expect_cost(what, bc.cost, brute_lock(n, 3));
+    snprintf(what, sizeof(what), "%d x %d n=%d libgomp copyprivate", packages,
+             CORES, n);
+    ompext_model_baseline_cost_placed(&P, &topo, gomp,
+                                      OMPEXT_MODEL_OP_COPYPRIVATE, n, 40, &bc);
+    expect_cost(what, bc.cost,
+                sum(twice(brute_gomp_barrier(n)), brute_copy_placed(n, 40)));
+    /* omp-ext's copyprivate: the broadcast tree of the k it reports, then
+       its hierarchical barrier (checked by hand below). */
+    for (long lines = 1; lines <= 40; lines += 39) {
+      ompext_model_plan_cost_t cp, hb;
+      int k = 0;
+      snprintf(what, sizeof(what), "%d x %d n=%d ext copyprivate lines %ld",
+               packages, CORES, n, lines);
+      ++checks;
+      if (ompext_model_ext_placed(&P, &o, &topo, OMPEXT_MODEL_OP_COPYPRIVATE,
+                                  n, lines, &cp) != 0 ||
+          ompext_model_ext_placed(&P, &o, &topo, OMPEXT_MODEL_OP_BARRIER, n,
+                                  1, &hb) != 0 ||
+          sscanf(cp.config, "k=%d then barrier", &k) != 1 || k < 1 ||
+          strcmp(cp.algorithm, "hier") != 0) {
+        fprintf(stderr, "FAIL %s: config '%s'\n", what, cp.config);
+        ++failures;
+        continue;
+      }
+      expect_cost(what, cp.cost,
+                  sum(brute_ext_bcast(n, k, (double)lines), hb.cost));
+    }
     /* omp-ext's fork/join: the k it reports, the tree rebuilt here. */
     ompext_model_plan_cost_t pc;
     int k_in = 0, k_out = 0;

@@ -201,13 +201,34 @@ static void check_topology(void) {
   CHECK(r.status == 0 && strstr(r.out, "\n8,reduce,") &&
             strstr(r.out, ",libgomp:lock,"),
         "--topology reduce: %d %s%s", r.status, r.out, r.err);
+  /* Copyprivate has plans too: the two-level broadcast, then the
+     hierarchical barrier; both baselines price theirs placed.  Teams of
+     2-4 as without a topology. */
+  RUN(&flat, "--params", "xeon-phi-5110p", "--set", "R_X=600", "--op",
+      "copyprivate", "--bytes", "4096", "--threads", "2-4", "--compare",
+      "stock", "--format", "csv");
+  RUN(&r, "--params", "xeon-phi-5110p", "--set", "R_X=600", "--op",
+      "copyprivate", "--bytes", "4096", "--threads", "2-8", "--compare",
+      "stock", "--format", "csv", "--topology", "package:2 core:4 pu:1");
+  CHECK(r.status == 0 && lines_of(r.out) == 1 + 7 &&
+            strncmp(r.out, flat.out, strlen(flat.out)) == 0 &&
+            strstr(r.out, "\n5,copyprivate,hier,k=") &&
+            strstr(r.out, " then barrier k=3 m=1,") &&
+            strstr(r.out, ",stock:hyper,"),
+        "--topology copyprivate: %d %s%s", r.status, r.out, r.err);
+  RUN(&r, "--op", "copyprivate", "--threads", "8", "--topology",
+      "package:2 core:4", "--compare", "libgomp", "--format", "csv");
+  CHECK(r.status == 0 && strstr(r.out, "\n8,copyprivate,hier,") &&
+            strstr(r.out, ",libgomp:centralized,"),
+        "--topology copyprivate libgomp: %d %s%s", r.status, r.out, r.err);
   /* An L3 per 2 cores splits each package (as the plugin's domains). */
   RUN(&r, "--op", "barrier", "--threads", "8", "--topology",
       "package:2 l3cache:2 core:2 pu:2");
   CHECK(r.status == 0 && strstr(r.out, "topology 4 l3cache(s) x 2 cores") &&
             strstr(r.out, "m=3"),
         "--topology with L3 domains: %d %s%s", r.status, r.out, r.err);
-  /* Bad descriptions and what is not priced on a topology: exit 2. */
+  /* Bad descriptions and what is not priced on a topology (the broadcast
+     alone): exit 2. */
   static const char *const bad[][2] = {
       {"package:2 cores:4", "is not TYPE:COUNT"},
       {"package:2", "no core level"},
@@ -219,8 +240,8 @@ static void check_topology(void) {
   for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); ++i)
     USAGE_ERROR(bad[i][1], "--op", "barrier", "--threads", "2", "--topology",
                 bad[i][0]);
-  USAGE_ERROR("not priced on a topology", "--op", "copyprivate",
-              "--threads", "2-8", "--topology", "package:2 core:4");
+  USAGE_ERROR("not priced on a topology", "--op", "bcast", "--threads",
+              "2-8", "--topology", "package:2 core:4");
   USAGE_ERROR("price flat algorithms", "--op", "barrier", "--threads",
               "2-8", "--all", "--topology", "package:2 core:4");
   USAGE_ERROR("price flat algorithms", "--op", "barrier", "--threads", "8",
