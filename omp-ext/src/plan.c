@@ -83,6 +83,8 @@ static int clamp(int v, int lo, int hi) {
 static uint64_t saturate_ns(double ns) {
   if (!(ns > 0)) /* negative or NaN */
     return 0;
+  if (ns < 1) /* a positive time stays positive: 0 would make every copy long */
+    return 1;
   return ns < LONG_NS_MAX ? (uint64_t)ns : (uint64_t)LONG_NS_MAX;
 }
 
