@@ -416,6 +416,19 @@ static int oversubscribed_method(double lines, unsigned allowed) {
              : OMPEXT_REDUCE_METHOD_TREE;
 }
 
+/* How long tid 0 takes to combine a child's data of so many lines: the
+   model's copy T_N (Eq. 3.1), but never less than its first line, a line
+   the child has just written and so a read of a modified line from another
+   core (R_R), followed by the others at T_N's cost per line (o).  T_N is
+   fitted over 1 to 128 lines and may put one line below R_R (on the
+   development machine, T_N(1) 97 ns against R_R 125 ns): a scalar's
+   combine then measured as two lines, whose method (the lock) took 10 %
+   longer than atomics. */
+static double combine_time(const ompext_model_params_t *mp, double lines) {
+  return fmax(fmax(ompext_model_tn(mp, lines), mp->r_r + mp->o * (lines - 1)),
+              0);
+}
+
 /* The method by size (reduce_choice.c): for each size class of 2^c lines
    the model's cost of the tree the team runs, of atomics and of libomp's
    critical method, and the cheapest of those the compiler allows.  An
@@ -442,9 +455,8 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
   z->line_bytes = mp->line_bytes;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
     const double lines = (double)(1L << c);
-    z->combine_ns[c] =
-        sqrt(fmax(ompext_model_tn(mp, lines), 0) *
-             fmax(ompext_model_tn(mp, 2 * lines), 0));
+    z->combine_ns[c] = sqrt(combine_time(mp, lines) *
+                            combine_time(mp, 2 * lines));
     const double cost[4] = {
         [OMPEXT_REDUCE_METHOD_ATOMIC] =
             ompext_model_reduce_atomic_lines(mp, nproc, lines).min,

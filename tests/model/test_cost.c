@@ -254,12 +254,43 @@ int main(void) {
        max 16 * T_nb,max(2) + 16 R_L = 16 * 749.3 + 137.6 = 12126.4 */
   expect_cost("reduce atomic n=2, 2 lines",
               ompext_model_reduce_atomic_lines(&p, 2, 2), 4188.1, 12126.4);
-  /* Critical n = 2, 2 lines: T_N(2) = 1125, T_C(2) = b + 2c - a/2
-       min 2 (R_R + T_N(2) + R_L) = 2 * 1369.4 = 2738.8
-       max 2 (T_C(2) + R_R + T_N(2)) */
+  /* Critical n = 2, 2 lines: T_N(2) = 1125, T_C(2) = b + 2c - a/2; the
+     first thread reads the lock line from memory, the second from it:
+       min R_I + R_R + 2 (T_N(2) + R_L) = 513.5 + 2 * 1133.6 = 2780.7
+       max R_I + R_R + 2 (T_C(2) + T_N(2)) */
   expect_cost("reduce critical n=2, 2 lines",
-              ompext_model_reduce_critical(&p, 2, 2), 2738.8,
-              2 * (ompext_model_tc(&p, 2) + 235.8 + 1125.0));
+              ompext_model_reduce_critical(&p, 2, 2), 2780.7,
+              277.7 + 235.8 + 2 * (ompext_model_tc(&p, 2) + 1125.0));
+  {
+    /* Two cores sharing an L3 (a calibration of the 2-core development
+       machine): R_R 28.17, R_I 139.27, R_L 0.63, T_C = 20.03, T_N = 3.43 N
+       + 23.46.  One scalar at 2 threads: atomics R_I + R_R + R_L = 168.07,
+       the lock R_I + R_R + 2 (T_N(1) + R_L) = 222.52; measured, the lock
+       took 15 % longer.  With the first lock fetch charged R_R, the lock
+       came to 111.4 and was chosen.  8 lines: the lock, 270.9, against
+       atomics' 64 items moving the line 63 times. */
+    ompext_model_params_t l3 = p;
+    l3.r_l = 0.63;
+    l3.r_r = 28.17;
+    l3.r_i = 139.27;
+    l3.a = 0;
+    l3.b = 20.03;
+    l3.c = 0;
+    l3.o = 3.43;
+    l3.q = 23.46;
+    l3.p = 0;
+    expect("shared L3: critical n=2, 1 line (min)",
+           ompext_model_reduce_critical(&l3, 2, 1).min,
+           139.27 + 28.17 + 2 * (3.43 + 23.46 + 0.63));
+    expect_int("shared L3: atomics beat the lock for one scalar at n=2",
+               ompext_model_reduce_atomic_lines(&l3, 2, 1).min <
+                   ompext_model_reduce_critical(&l3, 2, 1).min,
+               1);
+    expect_int("shared L3: the lock beats atomics for 8 lines at n=2",
+               ompext_model_reduce_critical(&l3, 2, 8).min <
+                   ompext_model_reduce_atomic_lines(&l3, 2, 8).min,
+               1);
+  }
   /* Tree k = 1 over 2 lines: R_R + o*(2-1) + R_I + T_C(1) + 2 R_R + R_L
      + T_N(2) (one child's 2 lines) */
   {

@@ -276,8 +276,57 @@ static void check_saturation(void) {
     }
 }
 
+/* A scalar's combine is a read of the line the child has just written:
+   R_R at the least.  With two calibrations of the 2-core development
+   machine, one where T_N(1) lies below R_R and one where R_I is five times
+   R_R, a team of 2 puts a combine of R_R (plus the timer) in the one-line
+   class, and takes atomics there when the compiler allows them. */
+static void check_scalar_class(void) {
+  static const struct {
+    const char *name;
+    double r_l, r_r, r_i, b, o, q;
+  } sets[] = {{"T_N(1) < R_R", 0.63, 125.5, 140.2, 110.2, 19.1, 78.1},
+              {"R_I = 5 R_R", 0.63, 28.17, 139.27, 20.03, 3.43, 23.46}};
+  for (size_t i = 0; i < sizeof(sets) / sizeof(sets[0]); ++i) {
+    ompext_machine_t machine;
+    memset(&machine, 0, sizeof(machine));
+    if (ompext_model_params_builtin("default", &machine.params) != 0)
+      tu_fatal("built-in set default missing");
+    ompext_model_params_t *mp = &machine.params;
+    mp->r_l = sets[i].r_l;
+    mp->r_r = sets[i].r_r;
+    mp->r_i = sets[i].r_i;
+    mp->a = 0;
+    mp->b = sets[i].b;
+    mp->c = 0;
+    mp->o = sets[i].o;
+    mp->q = sets[i].q;
+    mp->p = 0;
+    snprintf(machine.source, sizeof(machine.source), "model(%s)",
+             sets[i].name);
+    ompext_config_t cfg;
+    default_config(&cfg);
+    ompext_plan_t p;
+    plan_for(&cfg, &machine, 2, 0, &p);
+    const ompext_reduce_sizes_t *z = &p.reduce_sizes;
+    if (!z->sized) {
+      tu_fail("%s: a team of 2 does not choose by size", sets[i].name);
+      continue;
+    }
+    if (!(z->combine_ns[0] > mp->r_r))
+      tu_fail("%s: a combine of R_R = %g ns is not in the one-line class "
+              "(its bound %g ns)",
+              sets[i].name, mp->r_r, z->combine_ns[0]);
+    const unsigned both = OMPEXT_REDUCE_ALLOW_ATOMIC | OMPEXT_REDUCE_ALLOW_TREE;
+    if (z->best[0][both] != OMPEXT_REDUCE_METHOD_ATOMIC)
+      tu_fail("%s: one line takes %s, want atomic", sets[i].name,
+              ompext_reduce_method_name(z->best[0][both]));
+  }
+}
+
 int main(void) {
   unsigned long sets = 0;
+  check_scalar_class();
   check_sizes("no model", NULL);
   check_auto_barrier("no model", NULL);
   check_reduce_by_processor("no model", NULL);
