@@ -215,24 +215,26 @@ placed_line_t ompext_model_placed_line(const ompext_model_params_t *p,
 
 /* The reductions through one shared line, cost.c's with each thread's
    transfer of that line at its own cost:
-   atomics   T_nb(n) + (I-1)(n-1) R_R + combines (worst case I T_nb(n) +
-             combines), each of the n-1 others' hand-offs placed;
-   the lock  each of the n threads fetches the lock line from the previous
-             holder (R_R for tid 0 and the others of its package, R_X for
-             the rest: the holders taken package by package), then copies
-             and combines (T_N) and releases (R_L; worst case T_C(n)). */
+   atomics   T_nb(n) + (N-1)(n-1) R_R + combines for I items on N lines
+             (worst case I T_nb(n) + combines), each of the n-1 others'
+             hand-offs placed;
+   the lock  the first thread reads the lock line from memory (R_I), each
+             later one fetches it from the previous holder (R_R in tid 0's
+             package, R_X for the rest: the holders taken package by
+             package), then copies and combines (T_N) and releases (R_L;
+             worst case T_C(n)). */
 static ompext_model_cost_t atomics(const ompext_model_params_t *p,
                                    placed_line_t l, int n, double lines) {
   const double items = ompext_model_reduce_items(p, lines);
   const ompext_model_cost_t nb = cost(p->r_i + l.others, p->r_i + 2 * l.others);
   const double combine = (n - 1) * items * p->r_l;
-  return cost(nb.min + (items - 1) * l.others + combine,
+  return cost(nb.min + (lines - 1) * l.others + combine,
               items * nb.max + combine);
 }
 
 static ompext_model_cost_t one_lock(const ompext_model_params_t *p,
                                     placed_line_t l, int n, double lines) {
-  const double tn = ompext_model_tn(p, lines), lock = p->r_r + l.others;
+  const double tn = ompext_model_tn(p, lines), lock = p->r_i + l.others;
   return cost(lock + n * (tn + p->r_l),
               lock + n * (ompext_model_tc(p, n) + tn));
 }

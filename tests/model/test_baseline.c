@@ -248,16 +248,18 @@ static ompext_model_cost_t brute_gomp_fork_join(int n) {
 }
 
 /* Reductions through one line, thread by thread: atomics (the line from
-   memory, then handed to each other thread, once per item, twice in the
-   worst case; each combine R_L), and the lock (each thread fetches it,
-   tid 0 from its own package, then copies and combines). */
+   memory, then handed to each other thread, once per line at best, twice
+   per item in the worst case; each combine R_L), and the lock (tid 0 reads
+   it from memory, each other thread fetches it, then each copies and
+   combines). */
 static ompext_model_cost_t brute_atomic(int n, double lines) {
+  const double nlines = lines <= 1 ? 1 : lines;
   const double items = lines <= 1 ? 1 : lines * P.line_bytes / 8;
   double hand = 0;
   for (int t = 1; t < n; ++t)
     hand += xfer(0, t);
   const double combine = (n - 1) * items * P.r_l;
-  return pair(P.r_i + items * hand + combine,
+  return pair(P.r_i + nlines * hand + combine,
               items * (P.r_i + 2 * hand) + combine);
 }
 
@@ -265,7 +267,7 @@ static ompext_model_cost_t brute_lock(int n, double lines) {
   const double tn = ompext_model_tn(&P, lines), tc = ompext_model_tc(&P, n);
   double min = 0, max = 0;
   for (int t = 0; t < n; ++t) {
-    const double fetch = t == 0 ? P.r_r : xfer(0, t);
+    const double fetch = t == 0 ? P.r_i : xfer(0, t);
     min += fetch + tn + P.r_l;
     max += fetch + tc + tn;
   }
