@@ -80,11 +80,12 @@ static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
     ompext_stat_add(OMPEXT_STAT_DOMAIN_REDUCTION);
   /* tid 0 times its combines while its call site's size is measured. */
   const int probing = tid == 0 && ompext_reduce_choice_probing(team->reduce_choice);
-  double slowest_ns = -1;
+  ompext_reduce_probe_t probe = {-1, -1};
   ompext_reduce_tree_gather(team->reduce, gtid, tid, data, reduce, layout,
-                            team->spin_polls, probing ? &slowest_ns : NULL);
-  if (probing && slowest_ns >= 0)
-    ompext_reduce_choice_measured(team->reduce_choice, slowest_ns);
+                            team->spin_polls, probing ? &probe : NULL);
+  if (probing && probe.combine_ns >= 0)
+    ompext_reduce_choice_measured(team->reduce_choice, probe.combine_ns,
+                                  probe.reference_ns);
 }
 
 static int plugin_reduce_method(void *ctx, int gtid, int tid, const void *key,

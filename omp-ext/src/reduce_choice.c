@@ -21,7 +21,17 @@
  * children share tid 0's core in every gather, and the fastest combine
  * made 4 KiB arrays look like 64 B (8 threads on 2 cores: atomics, 1.3x
  * stock's time).  The median keeps a combine slowed by the scheduler from
- * deciding alone.
+ * deciding alone.  The model's times are those of the machine when it was
+ * calibrated, and a virtual machine's line transfers change under it (on
+ * the development machine R_R moved between 28 and 125 ns within minutes,
+ * and a scalar's combine then measured as 2 KiB: the lock, 1.12x stock's
+ * time).  So, in a team that fits the machine, each combine is timed
+ * beside a reference read (a line the child had just modified,
+ * reduce_tree.c): the reference is the combine's first line at today's
+ * cost, and what the combine took beyond it is scaled by R_R over today's
+ * line (within a factor of 8 either way), using the medians of both over
+ * the probes (one read of 30 ns with a timer of 20 ns is too coarse
+ * alone).
  *
  * Every thread of a team must take the same method for the same reduction
  * (the methods synchronise differently).  A thread's clock counts the
@@ -171,25 +181,57 @@ int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc) {
   return rc->clocks[0].probing;
 }
 
+/* Bounds of the factor a reference read may scale a combine by: a read
+   slowed by an interrupt must not make an array look like a scalar. */
+#define MAX_SCALE 8.0
+
+/* A timed combine (timer included) in the calibrated machine's time.  The
+   reference read is the combine's first line at today's cost; what the
+   combine took beyond it is its further lines, less the clock's steps
+   (taken as half a timer call: on the development machine the clock moves
+   in 10 ns steps and a call takes 20 ns, against 3 ns for a further line),
+   scaled by R_R over today's line.  reference_ns < 0: no reference, the
+   combine as timed. */
+static double calibrated_combine(const ompext_reduce_sizes_t *sizes,
+                                 double combine_ns, double reference_ns) {
+  if (sizes->reference_ns <= 0 || reference_ns < 0)
+    return combine_ns;
+  const double timer = sizes->timer_ns;
+  const double line_now = reference_ns - timer;
+  double scale = line_now > 0 ? sizes->reference_ns / line_now : MAX_SCALE;
+  if (scale > MAX_SCALE)
+    scale = MAX_SCALE;
+  if (scale < 1 / MAX_SCALE)
+    scale = 1 / MAX_SCALE;
+  const double beyond = combine_ns - reference_ns - timer / 2;
+  return timer + sizes->reference_ns + (beyond > 0 ? beyond * scale : 0);
+}
+
 void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
-                                   double combine_ns) {
+                                   double combine_ns, double reference_ns) {
   ompext_reduce_clock_t *clock = &rc->clocks[0];
   ompext_reduce_site_t *site = clock->running;
   if (!site || !clock->probing)
     return;
   clock->probing = 0;
-  site->combine_ns[site->probes++] = combine_ns;
+  site->combine_ns[site->probes] = combine_ns;
+  site->reference_ns[site->probes++] = reference_ns;
   if (site->probes < OMPEXT_REDUCE_PROBES)
     return; /* the site stays on the tree until it has been timed enough */
-  const double median = upper_median(site->combine_ns, OMPEXT_REDUCE_PROBES);
+  /* Upper medians: a negative reference (none) sorts first, so one counts
+     only where most probes had one. */
+  const double timed = upper_median(site->combine_ns, OMPEXT_REDUCE_PROBES);
+  const double line = upper_median(site->reference_ns, OMPEXT_REDUCE_PROBES);
+  const double median = calibrated_combine(rc->sizes, timed, line);
   const int size_class = size_class_of(rc->sizes, median);
   const int best = rc->sizes->best[size_class][clock->allowed];
   if (rc->sizes->verbose)
     fprintf(stderr,
-            "omp-ext: reduction %p: combine %.0f ns (median), about %.0f "
-            "bytes: %s\n",
+            "omp-ext: reduction %p: combine %.0f ns beside a line read of "
+            "%.0f ns (medians; timer %.0f ns, R_R %.0f ns), %.0f ns at "
+            "calibration, about %.0f bytes: %s\n",
             (void *)atomic_load_explicit(&site->key, memory_order_relaxed),
-            median,
+            timed, line, rc->sizes->timer_ns, rc->sizes->reference_ns, median,
             rc->sizes->line_bytes * (double)(1L << size_class),
             ompext_reduce_method_name(best));
   /* Release: whatever a thread at the switch time reads of the site was

@@ -26,6 +26,12 @@ typedef struct ompext_reduce_sizes {
   double line_bytes;
   int one_item[4]; /* by allowed bits: the choice without a size */
   double timer_ns; /* what timing a combine adds to it */
+  /* The model's read of a modified line from another core (R_R), which a
+     probe's reference read takes on the machine the model was calibrated
+     on; a combine is scaled by this over the reference read timed beside
+     it.  0: combines are classed as timed (an oversubscribed team, where a
+     child may have run on tid 0's own core). */
+  double reference_ns;
   double combine_ns[OMPEXT_REDUCE_CLASSES];
   unsigned char best[OMPEXT_REDUCE_CLASSES][4];
 } ompext_reduce_sizes_t;
@@ -45,6 +51,8 @@ typedef struct ompext_reduce_site {
   int probes;                /* tid 0 only: gathers timed */
   double combine_ns[OMPEXT_REDUCE_PROBES]; /* tid 0 only: each one's
                                               slowest combine */
+  double reference_ns[OMPEXT_REDUCE_PROBES]; /* and the reference read
+                                                beside it (< 0: none) */
 } ompext_reduce_site_t;
 
 typedef struct ompext_reduce_choice {
@@ -71,11 +79,12 @@ int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
                                 uintptr_t key, unsigned allowed);
 
 /* tid 0 during its tree gather: whether to time its combines, and the
-   slowest one it timed (ns, once per gather).  The decision takes effect
-   from this thread's next synchronisation on. */
+   slowest one it timed with the reference read beside it (ns, once per
+   gather; reference_ns < 0: none).  The decision takes effect from this
+   thread's next synchronisation on. */
 int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc);
 void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
-                                   double combine_ns);
+                                   double combine_ns, double reference_ns);
 
 /* "stock", "atomic", "tree" or "critical" (enum ompext_reduce_method). */
 const char *ompext_reduce_method_name(int method);

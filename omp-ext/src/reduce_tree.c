@@ -16,6 +16,15 @@
  * 0, the domain's lowest tid), then among the leaders over the domain
  * numbers, so exactly ndomains-1 arrivals cross the costly level.
  *
+ * Timing (while the plugin measures a call site's size, reduce_choice.c):
+ * the parent times each combine, and just before it the read of the
+ * child's reference line, a line of the child's own that the child writes
+ * before each arrival and nobody else touches.  That read is one modified
+ * line from another core, the model's R_R, taken in the same moment as the
+ * combine, so the two can be compared whatever the machine's transfers
+ * cost right now (a virtual machine's cores move: on the development
+ * machine R_R went from 28 to 125 ns and back within minutes).
+ *
  * Arrival words count episodes: after episode e a child's word holds
  * 4*(e+1).  A child cannot start episode e+1 before the runtime's release
  * that follows this gather, which comes after its parent consumed episode
@@ -34,6 +43,9 @@ typedef struct reduce_slot {
   alignas(OMPEXT_CACHE_LINE) ompext_flag_word_t arrived; /* child -> parent */
   void *data;       /* the child's data for this episode, set before arrival */
   uint64_t episode; /* owner-only */
+  /* Written by the child before each arrival, read by the parent only when
+     it times (ordered by the arrival), on a line of its own. */
+  alignas(OMPEXT_CACHE_LINE) uint64_t reference;
 } reduce_slot_t;
 
 struct ompext_reduce_tree {
@@ -78,18 +90,24 @@ static inline int space_tid(const index_space_t *s, long j) {
   return s->first ? s->order[s->first[j]] : s->order[s->base + j];
 }
 
-/* reduce(data, child), timed into *slowest_ns unless it is NULL. */
-static void combine(ompext_pairfn_t reduce, void *data, void *child,
-                    double *slowest_ns) {
-  if (!slowest_ns) {
-    reduce(data, child);
+/* reduce(data, slot's data), timed into *probe unless it is NULL: the
+   slot's reference line read first, then the combine. */
+static void combine(ompext_pairfn_t reduce, void *data, reduce_slot_t *slot,
+                    ompext_reduce_probe_t *probe) {
+  if (!probe) {
+    reduce(data, slot->data);
     return;
   }
+  const uint64_t before = ompext_now_ns();
+  /* volatile: the read itself is what is timed */
+  (void)*(volatile uint64_t *)&slot->reference;
   const uint64_t start = ompext_now_ns();
-  reduce(data, child);
+  reduce(data, slot->data);
   const double took = (double)(ompext_now_ns() - start);
-  if (took > *slowest_ns)
-    *slowest_ns = took;
+  if (took > probe->combine_ns) {
+    probe->combine_ns = took;
+    probe->reference_ns = (double)(start - before);
+  }
 }
 
 /* The levels over one index space.  Returns 1 when the caller is the
@@ -98,13 +116,14 @@ static void combine(ompext_pairfn_t reduce, void *data, void *child,
 static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
                          long self, int gtid, reduce_slot_t *mine,
                          uint64_t expect, void *data, ompext_pairfn_t reduce,
-                         unsigned spin_polls, double *slowest_ns) {
+                         unsigned spin_polls, ompext_reduce_probe_t *probe) {
   long span = 1;
   for (int l = 0; l < t->levels && span < s->count; ++l) {
     const long group = span * t->fanin[l];
     if (self % group != 0) {
       /* Not a leader at this level: hand the data to the group's leader. */
       mine->data = data; /* ordered before the arrival by the release */
+      mine->reference = expect;
       ompext_signal(gtid, space_tid(s, self - self % group), &mine->arrived);
       return 0;
     }
@@ -116,7 +135,7 @@ static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
       ompext_wait(gtid, &slot->arrived, expect, spin_polls);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 1);
-      combine(reduce, data, slot->data, slowest_ns);
+      combine(reduce, data, slot, probe);
       if (ompext_svc->reduction_event)
         ompext_svc->reduction_event(gtid, 0);
     }
@@ -128,13 +147,14 @@ static int gather_levels(ompext_reduce_tree_t *t, const index_space_t *s,
 void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
                                void *data, ompext_pairfn_t reduce,
                                const ompext_topo_layout_t *layout,
-                               unsigned spin_polls, double *slowest_ns) {
+                               unsigned spin_polls,
+                               ompext_reduce_probe_t *probe) {
   reduce_slot_t *mine = &t->slots[tid];
   const uint64_t expect = ompext_expect(++mine->episode, 1);
   if (!layout || layout->ndomains < 2) {
     const index_space_t team = {t->nproc, NULL, NULL, 0};
     gather_levels(t, &team, tid, gtid, mine, expect, data, reduce, spin_polls,
-                  slowest_ns);
+                  probe);
     return; /* only tid 0 returns with every thread's data folded in */
   }
   /* One leader per domain: each domain first gathers into its leader (its
@@ -145,10 +165,10 @@ void ompext_reduce_tree_gather(ompext_reduce_tree_t *t, int gtid, int tid,
   const index_space_t domain = {layout->dstart[d + 1] - layout->dstart[d],
                                 layout->order, NULL, layout->dstart[d]};
   if (!gather_levels(t, &domain, layout->rank[tid] - layout->dstart[d], gtid,
-                     mine, expect, data, reduce, spin_polls, slowest_ns))
+                     mine, expect, data, reduce, spin_polls, probe))
     return;
   const index_space_t leaders = {layout->ndomains, layout->order,
                                  layout->dstart, 0};
   gather_levels(t, &leaders, d, gtid, mine, expect, data, reduce, spin_polls,
-                slowest_ns);
+                probe);
 }

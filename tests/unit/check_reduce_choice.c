@@ -12,7 +12,15 @@
  *     (a decision for method 0 must not read as "no decision yet", which
  *     would probe the site forever);
  *   - the median of the probes' slowest combines picks the class: the
- *     larger half of the probes, not the smaller, decides.
+ *     larger half of the probes, not the smaller, decides;
+ *   - in a team that fits the machine (the plan gives R_R), the median
+ *     combine counts as R_R plus its time beyond the median reference read
+ *     (less half a timer call), scaled by R_R over the reference: the same
+ *     combine is small on a machine whose transfers are now 4 times
+ *     slower than calibrated, large as calibrated; the scale stays within
+ *     8 either way (a read slowed by an interrupt, a read faster than the
+ *     timer); a combine within the clock's steps of the reference is one
+ *     line; without R_R (oversubscribed) combines count as timed.
  */
 #include "test_services.h"
 
@@ -25,6 +33,8 @@
 #define ALLOWED (OMPEXT_REDUCE_ALLOW_ATOMIC | OMPEXT_REDUCE_ALLOW_TREE)
 
 static ompext_reduce_sizes_t sizes;
+static double model_reference_ns; /* what set_up gives sizes.reference_ns */
+static double model_timer_ns;     /* and sizes.timer_ns */
 static ompext_reduce_clock_t clocks[2];
 static ompext_reduce_choice_t choice;
 
@@ -33,6 +43,8 @@ static void set_up(int small, int large) {
   memset(&sizes, 0, sizeof(sizes));
   sizes.sized = 1;
   sizes.line_bytes = 64;
+  sizes.reference_ns = model_reference_ns;
+  sizes.timer_ns = model_timer_ns;
   for (int a = 0; a < 4; ++a)
     sizes.one_item[a] = OMPEXT_REDUCE_METHOD_ATOMIC;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
@@ -45,7 +57,7 @@ static void set_up(int small, int large) {
 
 /* One reduction of the team (tid 0 probing with combine_ns when asked),
    then a barrier: both clocks tick.  Returns the method both took. */
-static int reduce_once(double combine_ns) {
+static int reduce_once(double combine_ns, double reference_ns) {
   const int m0 = ompext_reduce_choice_method(&choice, 0, KEY, ALLOWED);
   const int m1 = ompext_reduce_choice_method(&choice, 1, KEY, ALLOWED);
   if (m0 != m1)
@@ -54,25 +66,28 @@ static int reduce_once(double combine_ns) {
   if (ompext_reduce_choice_probing(&choice)) {
     if (m0 != OMPEXT_REDUCE_METHOD_TREE)
       tu_fail("probing while running %s", ompext_reduce_method_name(m0));
-    ompext_reduce_choice_measured(&choice, combine_ns);
+    ompext_reduce_choice_measured(&choice, combine_ns, reference_ns);
   }
   ompext_reduce_clock_tick(&clocks[0]);
   ompext_reduce_clock_tick(&clocks[1]);
   return m0;
 }
 
-/* A site whose probes time `probe_ns` (cycled) settles on `want`. */
-static void expect_settles(int small, int large, const double *probe_ns,
-                           int nprobe, int want, const char *what) {
+/* A site whose probes time `probe_ns` with the reference reads `ref_ns`
+   (cycled; NULL: none) settles on `want`. */
+static void expect_settles_ref(int small, int large, const double *probe_ns,
+                               const double *ref_ns, int nprobe, int want,
+                               const char *what) {
   set_up(small, large);
   for (int i = 0; i < OMPEXT_REDUCE_PROBES; ++i) {
-    const int m = reduce_once(probe_ns[i % nprobe]);
+    const int m =
+        reduce_once(probe_ns[i % nprobe], ref_ns ? ref_ns[i % nprobe] : -1);
     if (m != OMPEXT_REDUCE_METHOD_TREE)
       tu_fail("%s: probe %d ran %s, not the tree", what, i,
               ompext_reduce_method_name(m));
   }
   for (int i = 0; i < 20; ++i) {
-    const int m = reduce_once(50);
+    const int m = reduce_once(50, -1);
     if (ompext_reduce_choice_probing(&choice))
       tu_fail("%s: still probing after %d probes", what, OMPEXT_REDUCE_PROBES);
     if (m != want) {
@@ -82,6 +97,47 @@ static void expect_settles(int small, int large, const double *probe_ns,
     }
   }
   printf("ok: %s -> %s\n", what, ompext_reduce_method_name(want));
+}
+
+static void expect_settles(int small, int large, const double *probe_ns,
+                           int nprobe, int want, const char *what) {
+  expect_settles_ref(small, large, probe_ns, NULL, nprobe, want, what);
+}
+
+/* Combines against reference reads, with R_R = 30 ns in the plan and a
+   timer of 0 unless said (set_up): class 0 up to 100 ns at calibration,
+   a combine counting 30 + (combine - reference) * 30 / reference. */
+static void check_reference_scaling(void) {
+  const int A = OMPEXT_REDUCE_METHOD_ATOMIC, C = OMPEXT_REDUCE_METHOD_CRITICAL;
+  const double c360[] = {360}, slow[] = {120}, calibrated[] = {30};
+  model_reference_ns = 30;
+  expect_settles_ref(A, C, c360, slow, 1, A,
+                     "360 ns with transfers 4x slower than calibrated");
+  expect_settles_ref(A, C, c360, calibrated, 1, C,
+                     "360 ns with transfers as calibrated");
+  expect_settles_ref(A, C, c360, NULL, 1, C, "360 ns without a reference");
+  const double c2000[] = {2000}, interrupted[] = {1000};
+  expect_settles_ref(A, C, c2000, interrupted, 1, C,
+                     "2000 ns beside a 1000 ns read (scale at least 1/8)");
+  const double c50[] = {50}, instant[] = {0};
+  expect_settles_ref(A, C, c50, instant, 1, C,
+                     "50 ns beside a read faster than the timer (scale 8)");
+  const double c4[] = {4}, one[] = {1};
+  expect_settles_ref(A, C, c4, one, 1, A,
+                     "4 ns beside a 1 ns read (scale at most 8: 54 ns)");
+  model_timer_ns = 20;
+  const double c125[] = {125}, r50[] = {50};
+  expect_settles_ref(A, C, c125, r50, 1, A,
+                     "timer 20 ns: 125 ns beside a 50 ns read, 10 ns of "
+                     "it the clock's steps");
+  model_timer_ns = 0;
+  const double mixed_ref[] = {120, 30, 120, 120, 30, 120, 30, 120};
+  expect_settles_ref(A, C, (const double[]){360, 360, 360, 360, 360, 360, 360,
+                                            360},
+                     mixed_ref, 8, A, "five slow reference reads of eight");
+  model_reference_ns = 0;
+  expect_settles_ref(A, C, c360, slow, 1, C,
+                     "360 ns, slow reference, oversubscribed team (no R_R)");
 }
 
 int main(void) {
@@ -112,5 +168,6 @@ int main(void) {
   expect_settles(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_RUNTIME,
                  mostly_small, 8, OMPEXT_REDUCE_METHOD_ATOMIC,
                  "three large probes of eight");
+  check_reference_scaling();
   return tu_failures() ? 1 : 0;
 }

@@ -163,10 +163,15 @@ static void worker(int tid, void *p) {
     mine->count[tid] = 1;
     tl_layout = tu_layout_cycle_at(&r->layouts, e);
     tu_random_delay(&rng, 20);
-    double slowest_ns = -1; /* tid 0 times its combines every other episode */
+    /* tid 0 times its combines every other episode */
+    ompext_reduce_probe_t probe = {-1, -1};
+    const int timed = tid == 0 && (e & 1);
     ompext_reduce_tree_gather(r->tree, tid, tid, mine, reduce_fn, tl_layout,
-                              r->batch.spin,
-                              tid == 0 && (e & 1) ? &slowest_ns : NULL);
+                              r->batch.spin, timed ? &probe : NULL);
+    if (timed && n > 1 && (probe.combine_ns < 0 || probe.reference_ns < 0))
+      tu_fail("n=%d episode %ld: tid 0 timed no combine (%g ns) or no "
+              "reference read (%g ns)",
+              n, e, probe.combine_ns, probe.reference_ns);
     if (tid == 0)
       check_result(r, e, mine, tl_layout);
     else if (tu_rng_next(&rng) % 4 == 0)
