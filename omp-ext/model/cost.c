@@ -411,17 +411,17 @@ ompext_model_cost_t ompext_model_reduce_tree(const ompext_model_params_t *p,
    (R_L, as the paper charges the reduction step):
      min/max  T_nb(n) + (n-1)*R_L
    An array reduction does one atomic per item (as clang emits it), and the
-   n threads sweep the items in the same order at the same time.  At best
-   their sweeps fall out of step after the first collision, and a thread
-   combines all the items of a line while it holds it, so each further line
-   moves once per thread; at worst the line moves again for each item:
-     min  T_nb,min(n) + (N-1)*(n-1)*R_R + (n-1)*I*R_L
+   n threads sweep the items in the same order at the same time, so the
+   line they share moves again for each further item:
+     min  T_nb,min(n) + (I-1)*(n-1)*R_R + (n-1)*I*R_L
      max  I*T_nb,max(n) + (n-1)*I*R_L       (every item a full hand-off)
-   with I items on N lines; I = 1 is the one-item cost above.  Measured at
-   2 threads on 2 cores (syncbench, one region per reduction), 64 items
-   added about 10 ns per item to one item's time, where a line moving for
-   each item would have cost R_R (28-125 ns) per item: the minimum moved
-   each item until the model priced 64 items at 12 times the lock. */
+   with I items; I = 1 is the one-item cost above.  Measured at 2 threads
+   on 2 cores (syncbench, one region per reduction), 64 items took about
+   half a line move per item on one machine (R_R 79 ns: 2.2 us) and about a
+   tenth on another (R_R 125 ns: 0.66 us); pricing one move per line
+   instead would have sent the first machine's 512 B arrays to atomics,
+   which took 3.3x the lock's time there (stock's atomics against ext's
+   lock, bench/results/intel-xeon-2c). */
 ompext_model_cost_t ompext_model_reduce_atomic_lines(
     const ompext_model_params_t *p, int n, double lines) {
   if (n < 2 || lines < 1)
@@ -429,7 +429,7 @@ ompext_model_cost_t ompext_model_reduce_atomic_lines(
   const double items = ompext_model_reduce_items(p, lines);
   const ompext_model_cost_t nb = ompext_model_notify_back(p, n);
   const double combine = (n - 1) * items * p->r_l;
-  return cost(nb.min + (lines - 1) * (n - 1) * p->r_r + combine,
+  return cost(nb.min + (items - 1) * (n - 1) * p->r_r + combine,
               items * nb.max + combine);
 }
 

@@ -215,9 +215,8 @@ placed_line_t ompext_model_placed_line(const ompext_model_params_t *p,
 
 /* The reductions through one shared line, cost.c's with each thread's
    transfer of that line at its own cost:
-   atomics   T_nb(n) + (N-1)(n-1) R_R + combines for I items on N lines
-             (worst case I T_nb(n) + combines), each of the n-1 others'
-             hand-offs placed;
+   atomics   T_nb(n) + (I-1)(n-1) R_R + combines (worst case I T_nb(n) +
+             combines), each of the n-1 others' hand-offs placed;
    the lock  the first thread reads the lock line from memory (R_I), each
              later one fetches it from the previous holder (R_R in tid 0's
              package, R_X for the rest: the holders taken package by
@@ -228,7 +227,7 @@ static ompext_model_cost_t atomics(const ompext_model_params_t *p,
   const double items = ompext_model_reduce_items(p, lines);
   const ompext_model_cost_t nb = cost(p->r_i + l.others, p->r_i + 2 * l.others);
   const double combine = (n - 1) * items * p->r_l;
-  return cost(nb.min + (lines - 1) * l.others + combine,
+  return cost(nb.min + (items - 1) * l.others + combine,
               items * nb.max + combine);
 }
 

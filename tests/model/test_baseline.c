@@ -248,18 +248,16 @@ static ompext_model_cost_t brute_gomp_fork_join(int n) {
 }
 
 /* Reductions through one line, thread by thread: atomics (the line from
-   memory, then handed to each other thread, once per line at best, twice
-   per item in the worst case; each combine R_L), and the lock (tid 0 reads
-   it from memory, each other thread fetches it, then each copies and
-   combines). */
+   memory, then handed to each other thread, once per item, twice in the
+   worst case; each combine R_L), and the lock (tid 0 reads it from
+   memory, each other thread fetches it, then each copies and combines). */
 static ompext_model_cost_t brute_atomic(int n, double lines) {
-  const double nlines = lines <= 1 ? 1 : lines;
   const double items = lines <= 1 ? 1 : lines * P.line_bytes / 8;
   double hand = 0;
   for (int t = 1; t < n; ++t)
     hand += xfer(0, t);
   const double combine = (n - 1) * items * P.r_l;
-  return pair(P.r_i + nlines * hand + combine,
+  return pair(P.r_i + items * hand + combine,
               items * (P.r_i + 2 * hand) + combine);
 }
 
