@@ -570,12 +570,6 @@ int ompext_plan_domains(const ompext_planner_t *planner,
   return 0;
 }
 
-unsigned ompext_plan_spin_polls(const ompext_plan_t *plan) {
-  if (plan->oversubscribed || ompext_svc->passive_wait())
-    return 0;
-  return plan->spin_polls;
-}
-
 /* ---- OMPEXT_VERBOSE ------------------------------------------------------ */
 
 static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,

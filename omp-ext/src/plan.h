@@ -19,6 +19,7 @@
 #include "config.h"
 #include "machine.h"
 #include "reduce_choice.h"
+#include "services.h"
 
 /* What a plan is built from: the environment and the machine's
    parameters, fixed for the process (a runtime restart reads them again). */
@@ -77,8 +78,13 @@ int ompext_plan_domains(const ompext_planner_t *planner,
                         const ompext_plan_t *plan, int largest, int ndomains,
                         ompext_domain_plan_t *out);
 /* The spin polls to use now: none when oversubscribed or when the runtime
-   waits passively (which a program may change between regions). */
-unsigned ompext_plan_spin_polls(const ompext_plan_t *plan);
+   waits passively (which a program may change between regions).  Inline:
+   a hot team's primary asks at every fork, before it releases anyone. */
+static inline unsigned ompext_plan_spin_polls(const ompext_plan_t *plan) {
+  if (plan->oversubscribed || ompext_svc->passive_wait())
+    return 0;
+  return plan->spin_polls;
+}
 
 /* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */
 int ompext_plan_describe(const ompext_planner_t *planner,

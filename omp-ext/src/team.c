@@ -150,21 +150,14 @@ int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid, int self,
   return computed_tree(team, tid, parent, children, cap);
 }
 
-ompext_team_t *ompext_team_prepare(const ompext_planner_t *planner,
+ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
                                    const ompext_topology_t *topology,
-                                   ompext_team_t *old, int nproc) {
-  /* The plan depends on whether the team outnumbers the processors
-     (plan.h): when that changes, the team gets a new context. */
-  const int oversubscribed = ompext_svc->oversubscribed() != 0;
+                                   ompext_team_t *old, int nproc,
+                                   int oversubscribed) {
   if (old && old->nproc == nproc &&
       old->plan.oversubscribed == oversubscribed) {
     build_topology(planner, old);
-    /* The wait policy may have moved.  Store only on change: every worker
-       reads this line in the fork and join, and a store at each fork would
-       cost each of them a cache miss there. */
-    unsigned polls = ompext_plan_spin_polls(&old->plan);
-    if (old->spin_polls != polls)
-      old->spin_polls = polls;
+    ompext_team_refresh_polls(old);
     return old;
   }
   ompext_team_free(old);

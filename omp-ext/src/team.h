@@ -19,6 +19,7 @@
 #include "plan.h"
 #include "reduce_choice.h"
 #include "reduce_tree.h"
+#include "services.h"
 #include "topology.h"
 
 #include <stddef.h>
@@ -84,11 +85,41 @@ static inline int ompext_team_forkjoin_tree(ompext_team_t *team, int tid,
                                             cap);
 }
 
-/* Returns old when it still fits nproc, else a new context (old freed).
-   topology NULL: the team stays flat. */
-ompext_team_t *ompext_team_prepare(const ompext_planner_t *planner,
+/* The wait policy may have moved since the last fork.  Store only on
+   change: every worker reads this line in the fork and join, and a store at
+   each fork would cost each of them a cache miss there. */
+static inline void ompext_team_refresh_polls(ompext_team_t *team) {
+  const unsigned polls = ompext_plan_spin_polls(&team->plan);
+  if (team->spin_polls != polls)
+    team->spin_polls = polls;
+}
+
+/* ompext_team_prepare's other cases: a new context, or the layout still
+   to be built. */
+ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
                                    const ompext_topology_t *topology,
-                                   ompext_team_t *old, int nproc);
+                                   ompext_team_t *old, int nproc,
+                                   int oversubscribed);
+
+/* Returns old when it still fits nproc, else a new context (old freed).
+   topology NULL: the team stays flat.  Inline, and the hot team's case
+   first: its primary calls this at every fork before releasing any worker,
+   and there it only reads the context and asks the services two questions
+   (see "A hot team's fork" in docs/ARCHITECTURE.md). */
+static inline ompext_team_t *ompext_team_prepare(
+    const ompext_planner_t *planner, const ompext_topology_t *topology,
+    ompext_team_t *old, int nproc) {
+  /* The plan depends on whether the team outnumbers the processors
+     (plan.h): when that changes, the team gets a new context. */
+  const int oversubscribed = ompext_svc->oversubscribed() != 0;
+  if (old && old->nproc == nproc &&
+      old->plan.oversubscribed == oversubscribed &&
+      (!old->topology || old->topology_built)) {
+    ompext_team_refresh_polls(old);
+    return old;
+  }
+  return ompext_team_rebuild(planner, topology, old, nproc, oversubscribed);
+}
 void ompext_team_free(ompext_team_t *team);
 
 #endif
