@@ -45,11 +45,14 @@ __attribute__((destructor)) static void plugin_unload(void) {
   ompext_stats_print_once(stderr);
 }
 
-static void *plugin_team_prepare(void *old_ctx, int nproc, int *tree_changed) {
+static void *plugin_team_prepare(void *old_ctx, int nproc, int *flags) {
   ompext_team_t *old = old_ctx;
   const unsigned version = old ? old->forkjoin_version : 0;
   ompext_team_t *team = ompext_team_prepare(&planner, topology, old, nproc);
-  *tree_changed = team != old || (team && team->forkjoin_version != version);
+  if (team != old || (team && team->forkjoin_version != version))
+    *flags |= OMPEXT_PREPARE_TREE_CHANGED;
+  if (team && ompext_team_settled(team))
+    *flags |= OMPEXT_PREPARE_SETTLED;
   return team;
 }
 

@@ -101,11 +101,20 @@ ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
                                    ompext_team_t *old, int nproc,
                                    int oversubscribed);
 
+/* Whether ompext_team_prepare returns this context as it is for as long as
+   the team keeps its size, its side of the processor count and its wait
+   policy: once the layout is built (or the team is flat), nothing else in
+   it changes at a fork. */
+static inline int ompext_team_settled(const ompext_team_t *team) {
+  return !team->topology || team->topology_built;
+}
+
 /* Returns old when it still fits nproc, else a new context (old freed).
-   topology NULL: the team stays flat.  Inline, and the hot team's case
-   first: its primary calls this at every fork before releasing any worker,
-   and there it only reads the context and asks the services two questions
-   (see "A hot team's fork" in docs/ARCHITECTURE.md). */
+   topology NULL: the team stays flat.  Inline, and a context that still
+   fits first: the primary calls this before releasing any worker, at each
+   fork until the context is settled and then whenever the wait policy or
+   the oversubscription moves (see "A hot team's fork" in
+   docs/ARCHITECTURE.md). */
 static inline ompext_team_t *ompext_team_prepare(
     const ompext_planner_t *planner, const ompext_topology_t *topology,
     ompext_team_t *old, int nproc) {
@@ -113,8 +122,7 @@ static inline ompext_team_t *ompext_team_prepare(
      (plan.h): when that changes, the team gets a new context. */
   const int oversubscribed = ompext_svc->oversubscribed() != 0;
   if (old && old->nproc == nproc &&
-      old->plan.oversubscribed == oversubscribed &&
-      (!old->topology || old->topology_built)) {
+      old->plan.oversubscribed == oversubscribed && ompext_team_settled(old)) {
     ompext_team_refresh_polls(old);
     return old;
   }

@@ -18,7 +18,7 @@ typedef struct {
   int nproc;
 } bad_team_t;
 
-static void *bad_team_prepare(void *old_ctx, int nproc, int *tree_changed) {
+static void *bad_team_prepare(void *old_ctx, int nproc, int *flags) {
   bad_team_t *team = old_ctx;
   if (team && team->nproc == nproc)
     return team;
@@ -26,7 +26,7 @@ static void *bad_team_prepare(void *old_ctx, int nproc, int *tree_changed) {
   team = malloc(sizeof(*team));
   if (team)
     team->nproc = nproc;
-  *tree_changed = 1;
+  *flags |= OMPEXT_PREPARE_TREE_CHANGED; /* never settled: asked at each fork */
   return team;
 }
 

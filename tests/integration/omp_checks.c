@@ -13,6 +13,10 @@
  *   --expect-rooted-closes[=no]
  *                            some copyprivate was closed by a barrier rooted
  *                            at its root (no: none was)
+ *   --expect-replan          a settled team of 2 gets a new context when a
+ *                            second root takes the process past the
+ *                            processor count, and again once it is gone
+ *                            (needs OMPEXT_STATS=1 and 2 processors or more)
  *   --expect-warnings=N      exactly N "omp-ext: warning" lines on stderr
  *   --expect-stderr=TEXT     TEXT appears on stderr (up to 8 of them)
  *   --rounds=N               repetitions of the barrier phase check
@@ -27,6 +31,9 @@
 #include "probe.h"
 
 #include <omp.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -281,11 +288,90 @@ static void cancellation(void) {
     check(count == 100000, "cancel ignored when cancellation is off");
 }
 
+/* A settled context (ompext_ops_t.team_prepare) is not asked again at its
+   team's forks while the team's size, its oversubscription and the wait
+   policy stay.  A second root whose team takes the runtime's thread count
+   past the processors must still give the first root's hot team of 2 a new
+   context at its next fork (an oversubscribed team takes other parameters),
+   and its end must give it one again. */
+static atomic_int second_root_state; /* 1: its team runs; 2: may finish */
+
+static void *second_root(void *arg) {
+  const int width = *(const int *)arg;
+#pragma omp parallel num_threads(width)
+  {
+#pragma omp master
+    atomic_store(&second_root_state, 1); /* seq_cst: a test flag */
+    while (atomic_load(&second_root_state) != 2)
+      sched_yield();
+  }
+  return NULL;
+}
+
+static unsigned long long teams_prepared(void) {
+  ompext_stats_t stats;
+  return probe_plugin_stats(&stats) ? stats.teams_prepared : 0;
+}
+
+/* One region of the first root's team of 2 with a barrier in it. */
+static int region_of_two(void) {
+  int arrived = 0, wrong = 0;
+#pragma omp parallel num_threads(2) reduction(+ : wrong)
+  {
+#pragma omp atomic update
+    arrived += 1;
+#pragma omp barrier
+    int seen;
+#pragma omp atomic read
+    seen = arrived;
+    wrong += seen != omp_get_num_threads();
+  }
+  return wrong;
+}
+
+static void replan_when_crossing(void) {
+  cpu_set_t set;
+  int width = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                           : 0;
+  check(width >= 2, "replan check: at least 2 processors to run on");
+  if (width < 2)
+    return;
+  int wrong = 0;
+  for (int i = 0; i < 50; ++i)
+    wrong += region_of_two();
+  const unsigned long long settled = teams_prepared();
+  pthread_t root;
+  atomic_store(&second_root_state, 0);
+  int started = pthread_create(&root, NULL, second_root, &width) == 0;
+  check(started, "replan check: second root started");
+  if (!started)
+    return;
+  while (atomic_load(&second_root_state) != 1)
+    sched_yield();
+  const unsigned long long crossing = teams_prepared();
+  wrong += region_of_two();
+  const unsigned long long crossed = teams_prepared();
+  atomic_store(&second_root_state, 2);
+  pthread_join(root, NULL);
+  wrong += region_of_two();
+  const unsigned long long back = teams_prepared();
+  printf("replan: teams prepared %llu settled, %llu with the second root, "
+         "%llu after crossing, %llu back\n",
+         settled, crossing, crossed, back);
+  check(settled > 0, "replan check: teams prepared counted (OMPEXT_STATS=1)");
+  check(crossed == crossing + 1,
+        "a settled team got a new context once the process outnumbered "
+        "the processors");
+  check(back == crossed + 1,
+        "and another once the process fit the processors again");
+  check(wrong == 0, "replan check: barrier results");
+}
+
 int main(int argc, char **argv) {
   const char *expect_plugin = NULL, *expect_stderr[8];
   int nexpect_stderr = 0;
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
-  int expect_rooted_closes = 0;
+  int expect_rooted_closes = 0, expect_replan = 0;
   int rounds = 2000, tasks = 1;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
@@ -300,6 +386,8 @@ int main(int argc, char **argv) {
       expect_domains = 1;
     else if (strcmp(argv[i], "--expect-domains=no") == 0)
       expect_domains = -1;
+    else if (strcmp(argv[i], "--expect-replan") == 0)
+      expect_replan = 1;
     else if (strcmp(argv[i], "--expect-rooted-closes") == 0)
       expect_rooted_closes = 1;
     else if (strcmp(argv[i], "--expect-rooted-closes=no") == 0)
@@ -334,6 +422,8 @@ int main(int argc, char **argv) {
   if (tasks)
     task_synchronisation();
   several_roots();
+  if (expect_replan)
+    replan_when_crossing();
 
   ompext_stats_t stats;
   int loaded = probe_plugin_stats(&stats);

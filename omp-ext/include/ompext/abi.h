@@ -45,8 +45,14 @@ extern "C" {
    reduce_method size, atomic_ok and tree_ok; team_prepare lost level and
    gained tree_changed; tree gained self.
    3: reduce_method gained gtid, tid, key and allowed, and may answer
-   OMPEXT_REDUCE_METHOD_CRITICAL. */
-#define OMPEXT_ABI_VERSION 3u
+   OMPEXT_REDUCE_METHOD_CRITICAL.
+   4: team_prepare's tree_changed became flags, with
+   OMPEXT_PREPARE_SETTLED: the runtime skips the call while it holds. */
+#define OMPEXT_ABI_VERSION 4u
+
+/* team_prepare's *flags. */
+#define OMPEXT_PREPARE_TREE_CHANGED 1
+#define OMPEXT_PREPARE_SETTLED 2
 
 /* The symbol the runtime looks up in the plugin. */
 #define OMPEXT_GET_OPS_SYMBOL "ompext_get_ops"
@@ -128,12 +134,18 @@ typedef struct ompext_ops {
      old_ctx unchanged, a new context (old_ctx is then the plugin's to
      free), or NULL to refuse the team: its barriers, reductions and
      broadcasts then go stock, and its fork and join run on the runtime's
-     own fallback tree.  *tree_changed (0 on entry) is set nonzero when the
-     answers of tree() for the returned context may differ from those before
-     this call; the runtime then checks the whole tree (every tid), and runs
-     the team's fork and join on its own fallback tree, with one warning per
-     process, if it does not span the team. */
-  void *(*team_prepare)(void *old_ctx, int nproc, int *tree_changed);
+     own fallback tree.  *flags (0 on entry) may get:
+     - OMPEXT_PREPARE_TREE_CHANGED: the answers of tree() for the returned
+       context may differ from those before this call; the runtime then
+       checks the whole tree (every tid), and runs the team's fork and join
+       on its own fallback tree, with one warning per process, if it does
+       not span the team;
+     - OMPEXT_PREPARE_SETTLED: this call would return the same context with
+       the same tree for as long as the team keeps its size and the
+       services' oversubscribed() and passive_wait() keep their answers;
+       the runtime then skips the call at the team's forks until one of the
+       three changes (a hot team's fork asks nothing of the plugin). */
+  void *(*team_prepare)(void *old_ctx, int nproc, int *flags);
   /* Frees a context team_prepare returned, when the runtime reaps the team
      (or stops giving it a context). */
   void (*team_free)(void *ctx);
