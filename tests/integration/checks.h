@@ -13,4 +13,9 @@ void copyprivate_sizes(void);
 void task_synchronisation(void);
 void several_roots(void);
 
+/* Inside a parallel region, on every thread: counts the thread into
+   *arrived, passes a barrier, and returns 1 unless the count then holds the
+   whole team (0 on entry, once per region). */
+int arrivals_wrong(int *arrived);
+
 #endif

@@ -228,6 +228,16 @@ void task_synchronisation(void) {
    stay exact. */
 #define ROOTS 3
 
+int arrivals_wrong(int *arrived) {
+#pragma omp atomic update
+  *arrived += 1;
+#pragma omp barrier
+  int seen;
+#pragma omp atomic read
+  seen = *arrived;
+  return seen != omp_get_num_threads();
+}
+
 static void *root_regions(void *arg) {
   long *bad = arg;
   for (int round = 1; round <= 200; ++round) {
@@ -243,13 +253,7 @@ static void *root_regions(void *arg) {
 #pragma omp single copyprivate(value)
       value = round * 7;
       wrong += value != round * 7;
-#pragma omp atomic update
-      shared_value += 1;
-#pragma omp barrier
-      int seen;
-#pragma omp atomic read
-      seen = shared_value;
-      wrong += seen != omp_get_num_threads();
+      wrong += arrivals_wrong(&shared_value);
     }
     *bad += wrong != 0 || sum != team * round + team * (team - 1) / 2;
   }

@@ -317,15 +317,7 @@ static unsigned long long teams_prepared(void) {
 static int region_of_two(void) {
   int arrived = 0, wrong = 0;
 #pragma omp parallel num_threads(2) reduction(+ : wrong)
-  {
-#pragma omp atomic update
-    arrived += 1;
-#pragma omp barrier
-    int seen;
-#pragma omp atomic read
-    seen = arrived;
-    wrong += seen != omp_get_num_threads();
-  }
+  wrong += arrivals_wrong(&arrived);
   return wrong;
 }
 
