@@ -5,13 +5,16 @@
       Reads lit's JSON results (lit -o, with --time-tests) and writes one
       line per test, "<RESULT> <test> <seconds>", sorted by test.
   lit_results.py compare <stock results> <ext results> <max ratio> <floor s>
-                        [<slow list>]
+                        [<recheck list>]
       Fails (exit 1) if a test that passes on stock does not pass on ext, or
       if a test that passes on both takes more than <max ratio> times stock's
       time on ext and more than <floor s> seconds.  Prints the slowest ratios
-      either way, so a drift shows before it fails.  With <slow list>, a run
-      whose only failures are on time exits 3 instead and writes those tests'
-      names there, one a line, to be run again (lit_compare.sh).
+      either way, so a drift shows before it fails.  With <recheck list>, a
+      failing run exits 3 instead and writes the failing tests' names there,
+      one a line, to be run again (lit_compare.sh).
+  lit_results.py output <lit json> <test>...
+      The last lines lit recorded of each named test that did not pass: what
+      it printed, its exit code, the commands it ran.
   lit_results.py best <results file>...
       Per test, the shortest time over the files: "<RESULT> <test> <seconds>",
       the result PASS only if every file says PASS.
@@ -49,20 +52,21 @@ def read(path):
     return results
 
 
-def compare(stock_path, ext_path, max_ratio, floor, slow_path=None):
+def compare(stock_path, ext_path, max_ratio, floor, recheck_path=None):
     stock, ext = read(stock_path), read(ext_path)
-    failures, timed, slow = [], [], []
+    failures, timed, failed = [], [], []
     for name, (code, secs) in sorted(stock.items()):
         if code != "PASS":
             continue
         ext_code, ext_secs = ext.get(name, ("MISSING", 0.0))
         if ext_code != "PASS":
+            failed.append(name)
             failures.append(f"{name} (stock PASS, ext {ext_code})")
             continue
         ratio = ext_secs / secs if secs > 0 else float("inf")
         timed.append((ratio, name, secs, ext_secs))
         if ratio > max_ratio and ext_secs > floor:
-            slow.append(name)
+            failed.append(name)
             failures.append(f"{name} (ext {ext_secs:.2f} s, stock {secs:.2f} s,"
                             f" {ratio:.1f} times)")
     timed.sort(reverse=True)
@@ -78,9 +82,9 @@ def compare(stock_path, ext_path, max_ratio, floor, slow_path=None):
               f"stock's time and more than {floor:g} s):")
         for f in failures[:100]:
             print("  " + f)
-        if slow_path and len(slow) == len(failures):
-            with open(slow_path, "w") as out:
-                out.write("".join(name + "\n" for name in slow))
+        if recheck_path:
+            with open(recheck_path, "w") as out:
+                out.write("".join(name + "\n" for name in failed))
             sys.exit(3)
         sys.exit(1)
     print(f"lit_results: every test that passes on stock passes on ext, none "
@@ -92,8 +96,22 @@ def best(paths):
     for name in sorted(runs[0]):
         codes = [r.get(name, ("MISSING", 0.0))[0] for r in runs]
         secs = min(r.get(name, ("MISSING", 0.0))[1] for r in runs)
-        code = "PASS" if all(c == "PASS" for c in codes) else codes[-1]
+        code = next((c for c in codes if c != "PASS"), "PASS")
         print(f"{code} {name} {secs:.3f}")
+
+
+def output(json_path, names, lines=40):
+    with open(json_path) as f:
+        tests = json.load(f)["tests"]
+    for t in tests:
+        name = t["name"].split(" :: ", 1)[-1]
+        if name not in names or t["code"] == "PASS":
+            continue
+        tail = (t.get("output") or "").splitlines()[-lines:]
+        print(f"lit_results: {name}: {t['code']} after "
+              f"{t.get('elapsed') or 0.0:.2f} s; the last lines lit recorded:")
+        for line in tail:
+            print("  | " + line)
 
 
 def main():
@@ -102,6 +120,8 @@ def main():
     elif len(sys.argv) in (6, 7) and sys.argv[1] == "compare":
         compare(sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5]),
                 sys.argv[6] if len(sys.argv) == 7 else None)
+    elif len(sys.argv) >= 4 and sys.argv[1] == "output":
+        output(sys.argv[2], set(sys.argv[3:]))
     elif len(sys.argv) >= 3 and sys.argv[1] == "best":
         best(sys.argv[2:])
     else:
