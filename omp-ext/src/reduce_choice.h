@@ -43,6 +43,12 @@ typedef struct ompext_reduce_clock {
   struct ompext_reduce_site *running; /* tid 0: the site being reduced */
   unsigned allowed;                   /* tid 0: its allowed methods */
   int probing;                        /* tid 0: timing its combines */
+  /* The last settled site this thread read: its key (0: none), the allowed
+     methods it was asked with, and its method. */
+  uintptr_t settled_key;
+  struct ompext_reduce_site *settled_site;
+  unsigned settled_allowed;
+  int settled_method;
 } ompext_reduce_clock_t;
 
 typedef struct ompext_reduce_site {

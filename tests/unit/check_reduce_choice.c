@@ -20,7 +20,11 @@
  *     slower than calibrated, large as calibrated; the scale stays within
  *     8 either way (a read slowed by an interrupt, a read faster than the
  *     timer); a combine within the clock's steps of the reference is one
- *     line; without R_R (oversubscribed) combines count as timed.
+ *     line; without R_R (oversubscribed) combines count as timed;
+ *   - two settled sites called in turn keep their own methods, and a
+ *     settled site asked with other allowed methods answers for those;
+ *   - a thread that reads the decision before its switch takes the tree
+ *     then, and the decided method from the switch on.
  */
 #include "test_services.h"
 
@@ -55,11 +59,13 @@ static void set_up(int small, int large) {
   ompext_reduce_choice_init(&choice, &sizes, clocks, 2);
 }
 
-/* One reduction of the team (tid 0 probing with combine_ns when asked),
-   then a barrier: both clocks tick.  Returns the method both took. */
-static int reduce_once(double combine_ns, double reference_ns) {
-  const int m0 = ompext_reduce_choice_method(&choice, 0, KEY, ALLOWED);
-  const int m1 = ompext_reduce_choice_method(&choice, 1, KEY, ALLOWED);
+/* One reduction of the team at site key (tid 0 probing with combine_ns
+   when asked), then a barrier: both clocks tick.  Returns the method both
+   took. */
+static int reduce_at(uintptr_t key, unsigned allowed, double combine_ns,
+                     double reference_ns) {
+  const int m0 = ompext_reduce_choice_method(&choice, 0, key, allowed);
+  const int m1 = ompext_reduce_choice_method(&choice, 1, key, allowed);
   if (m0 != m1)
     tu_fail("tid 0 took %s, tid 1 %s", ompext_reduce_method_name(m0),
             ompext_reduce_method_name(m1));
@@ -71,6 +77,10 @@ static int reduce_once(double combine_ns, double reference_ns) {
   ompext_reduce_clock_tick(&clocks[0]);
   ompext_reduce_clock_tick(&clocks[1]);
   return m0;
+}
+
+static int reduce_once(double combine_ns, double reference_ns) {
+  return reduce_at(KEY, ALLOWED, combine_ns, reference_ns);
 }
 
 /* A site whose probes time `probe_ns` with the reference reads `ref_ns`
@@ -140,6 +150,61 @@ static void check_reference_scaling(void) {
                      "360 ns, slow reference, oversubscribed team (no R_R)");
 }
 
+/* Two sites settled apart (a thread keeps the last settled site it read
+   beside its clock): called in turn, each keeps its own method, and a call
+   at a settled site with other allowed methods is answered for those. */
+static void check_settled_sites(void) {
+  const uintptr_t other = KEY + 0x40;
+  set_up(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_CRITICAL);
+  sizes.one_item[OMPEXT_REDUCE_ALLOW_ATOMIC] = OMPEXT_REDUCE_METHOD_RUNTIME;
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES + 2; ++i) {
+    reduce_at(KEY, ALLOWED, 50, -1);
+    reduce_at(other, ALLOWED, 500, -1);
+  }
+  int bad = 0;
+  for (int i = 0; i < 10; ++i) {
+    const int small = reduce_at(KEY, ALLOWED, 50, -1);
+    const int atomic_only =
+        reduce_at(KEY, OMPEXT_REDUCE_ALLOW_ATOMIC, 50, -1);
+    const int large = reduce_at(other, ALLOWED, 50, -1);
+    if (small != OMPEXT_REDUCE_METHOD_ATOMIC ||
+        large != OMPEXT_REDUCE_METHOD_CRITICAL ||
+        atomic_only != OMPEXT_REDUCE_METHOD_RUNTIME) {
+      tu_fail("settled sites in turn, round %d: %s, %s, atomics only %s", i,
+              ompext_reduce_method_name(small),
+              ompext_reduce_method_name(large),
+              ompext_reduce_method_name(atomic_only));
+      bad = 1;
+      break;
+    }
+  }
+  if (!bad)
+    printf("ok: two settled sites in turn keep their methods\n");
+}
+
+/* tid 1 reads tid 0's decision before the switch (it asks again before
+   the next synchronisation): it takes the tree, as tid 0 did, and the
+   decided method from the switch on, like tid 0. */
+static void check_decision_read_early(void) {
+  set_up(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_CRITICAL);
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES - 1; ++i)
+    reduce_once(50, -1);
+  ompext_reduce_choice_method(&choice, 0, KEY, ALLOWED);
+  ompext_reduce_choice_method(&choice, 1, KEY, ALLOWED);
+  ompext_reduce_choice_measured(&choice, 50, -1); /* the decision */
+  const int early = ompext_reduce_choice_method(&choice, 1, KEY, ALLOWED);
+  ompext_reduce_clock_tick(&clocks[0]);
+  ompext_reduce_clock_tick(&clocks[1]);
+  const int after = reduce_once(50, -1);
+  if (early != OMPEXT_REDUCE_METHOD_TREE ||
+      after != OMPEXT_REDUCE_METHOD_ATOMIC)
+    tu_fail("decision read before its switch: %s then %s, expected tree "
+            "then atomic",
+            ompext_reduce_method_name(early), ompext_reduce_method_name(after));
+  else
+    printf("ok: a decision read before its switch\n");
+}
+
 int main(void) {
   if (tu_services_install() != 0)
     return 1;
@@ -169,5 +234,7 @@ int main(void) {
                  mostly_small, 8, OMPEXT_REDUCE_METHOD_ATOMIC,
                  "three large probes of eight");
   check_reference_scaling();
+  check_settled_sites();
+  check_decision_read_early();
   return tu_failures() ? 1 : 0;
 }
