@@ -23,14 +23,17 @@ import json
 import sys
 
 
-def extract(json_path, out_path):
+def lit_tests(json_path):
+    """Each test of lit's JSON results as (its name in the suite, its entry)."""
     with open(json_path) as f:
         tests = json.load(f)["tests"]
-    rows = []
-    for t in tests:
-        # "libomp :: tasking/omp_task.c" -> "tasking/omp_task.c"
-        name = t["name"].split(" :: ", 1)[-1]
-        rows.append((name, t["code"], t.get("elapsed") or 0.0))
+    # "libomp :: tasking/omp_task.c" -> "tasking/omp_task.c"
+    return [(t["name"].split(" :: ", 1)[-1], t) for t in tests]
+
+
+def extract(json_path, out_path):
+    rows = [(name, t["code"], t.get("elapsed") or 0.0)
+            for name, t in lit_tests(json_path)]
     if not rows:
         sys.exit("lit_results: no tests in " + json_path)
     with open(out_path, "w") as out:
@@ -101,10 +104,7 @@ def best(paths):
 
 
 def output(json_path, names, lines=40):
-    with open(json_path) as f:
-        tests = json.load(f)["tests"]
-    for t in tests:
-        name = t["name"].split(" :: ", 1)[-1]
+    for name, t in lit_tests(json_path):
         if name not in names or t["code"] == "PASS":
             continue
         tail = (t.get("output") or "").splitlines()[-lines:]
