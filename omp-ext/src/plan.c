@@ -451,7 +451,8 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
   const ompext_model_params_t *mp = &machine->params;
   const ompext_model_choice_t *tree = &model->reduce_tree_choice;
   z->timer_ns = ompext_now_overhead_ns();
-  z->reference_ns = oversubscribed ? 0 : mp->r_r;
+  z->reference_ns = mp->r_r;
+  z->reference_shrinks_only = oversubscribed;
   z->verbose = out->served.verbose;
   z->line_bytes = mp->line_bytes;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {

@@ -25,13 +25,17 @@
  * calibrated, and a virtual machine's line transfers change under it (on
  * the development machine R_R moved between 28 and 125 ns within minutes,
  * and a scalar's combine then measured as 2 KiB: the lock, 1.12x stock's
- * time).  So, in a team that fits the machine, each combine is timed
- * beside a reference read (a line the child had just modified,
- * reduce_tree.c): the reference is the combine's first line at today's
- * cost, and what the combine took beyond it is scaled by R_R over today's
- * line (within a factor of 8 either way), using the medians of both over
- * the probes (one read of 30 ns with a timer of 20 ns is too coarse
- * alone).
+ * time).  So each combine is timed beside a reference read (a line the
+ * child had just modified, reduce_tree.c): the reference is the combine's
+ * first line at today's cost, and what the combine took beyond it is
+ * scaled by R_R over today's line (within a factor of 8 either way), using
+ * the medians of both over the probes (one read of 30 ns with a timer of
+ * 20 ns is too coarse alone).  In an oversubscribed team the reference of
+ * a child on tid 0's own core is a cache hit, which would scale the
+ * combine up to 8 times, so there the reference may only shrink a combine:
+ * with transfers 3 times slower than calibrated, a 512 B combine timed at
+ * 330 ns and, as timed, was classed as 4 KiB and sent 4 threads on 2
+ * cores to the tree (14 us against stock's atomics, 6.5).
  *
  * Every thread of a team must take the same method for the same reduction
  * (the methods synchronise differently).  A thread's clock counts the
@@ -56,6 +60,7 @@
  */
 #include "reduce_choice.h"
 
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -211,7 +216,7 @@ int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc) {
    (taken as half a timer call: on the development machine the clock moves
    in 10 ns steps and a call takes 20 ns, against 3 ns for a further line),
    scaled by R_R over today's line.  reference_ns < 0: no reference, the
-   combine as timed. */
+   combine as timed; an oversubscribed team's never larger than timed. */
 static double calibrated_combine(const ompext_reduce_sizes_t *sizes,
                                  double combine_ns, double reference_ns) {
   if (sizes->reference_ns <= 0 || reference_ns < 0)
@@ -224,7 +229,9 @@ static double calibrated_combine(const ompext_reduce_sizes_t *sizes,
   if (scale < 1 / MAX_SCALE)
     scale = 1 / MAX_SCALE;
   const double beyond = combine_ns - reference_ns - timer / 2;
-  return timer + sizes->reference_ns + (beyond > 0 ? beyond * scale : 0);
+  const double scaled =
+      timer + sizes->reference_ns + (beyond > 0 ? beyond * scale : 0);
+  return sizes->reference_shrinks_only ? fmin(scaled, combine_ns) : scaled;
 }
 
 void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,

@@ -29,9 +29,12 @@ typedef struct ompext_reduce_sizes {
   /* The model's read of a modified line from another core (R_R), which a
      probe's reference read takes on the machine the model was calibrated
      on; a combine is scaled by this over the reference read timed beside
-     it.  0: combines are classed as timed (an oversubscribed team, where a
-     child may have run on tid 0's own core). */
+     it.  0: combines are classed as timed. */
   double reference_ns;
+  /* An oversubscribed team: a child that ran on tid 0's own core makes the
+     reference read a cache hit, which would scale its combine up, so the
+     reference may only make a combine smaller than timed. */
+  int reference_shrinks_only;
   double combine_ns[OMPEXT_REDUCE_CLASSES];
   unsigned char best[OMPEXT_REDUCE_CLASSES][4];
 } ompext_reduce_sizes_t;

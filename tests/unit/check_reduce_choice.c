@@ -20,7 +20,9 @@
  *     slower than calibrated, large as calibrated; the scale stays within
  *     8 either way (a read slowed by an interrupt, a read faster than the
  *     timer); a combine within the clock's steps of the reference is one
- *     line; without R_R (oversubscribed) combines count as timed;
+ *     line; without R_R combines count as timed; in an oversubscribed team
+ *     the reference only shrinks a combine (a fast reference, a child on
+ *     tid 0's core, leaves it as timed);
  *   - two settled sites called in turn keep their own methods, and a
  *     settled site asked with other allowed methods answers for those;
  *   - a thread that reads the decision before its switch takes the tree
@@ -39,6 +41,7 @@
 static ompext_reduce_sizes_t sizes;
 static double model_reference_ns; /* what set_up gives sizes.reference_ns */
 static double model_timer_ns;     /* and sizes.timer_ns */
+static int shrinks_only;          /* and sizes.reference_shrinks_only */
 static ompext_reduce_clock_t clocks[2];
 static ompext_reduce_choice_t choice;
 
@@ -49,6 +52,7 @@ static void set_up(int small, int large) {
   sizes.line_bytes = 64;
   sizes.reference_ns = model_reference_ns;
   sizes.timer_ns = model_timer_ns;
+  sizes.reference_shrinks_only = shrinks_only;
   for (int a = 0; a < 4; ++a)
     sizes.one_item[a] = OMPEXT_REDUCE_METHOD_ATOMIC;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
@@ -146,8 +150,16 @@ static void check_reference_scaling(void) {
                                             360},
                      mixed_ref, 8, A, "five slow reference reads of eight");
   model_reference_ns = 0;
-  expect_settles_ref(A, C, c360, slow, 1, C,
-                     "360 ns, slow reference, oversubscribed team (no R_R)");
+  expect_settles_ref(A, C, c360, slow, 1, C, "360 ns, slow reference, no R_R");
+  model_reference_ns = 30;
+  shrinks_only = 1;
+  expect_settles_ref(A, C, c360, slow, 1, A,
+                     "oversubscribed: 360 ns with transfers 4x slower");
+  expect_settles_ref(A, C, c50, instant, 1, A,
+                     "oversubscribed: 50 ns beside a cache hit, as timed");
+  expect_settles_ref(A, C, c360, calibrated, 1, C,
+                     "oversubscribed: 360 ns with transfers as calibrated");
+  shrinks_only = 0;
 }
 
 /* Two sites settled apart (a thread keeps the last settled site it read
