@@ -4,6 +4,9 @@
  * broadcast makes (note before the copy, take at the next barrier), with
  * "long" copies made by waiting past long_ns before the take.
  *
+ *   - a receiver times each of its first FIRST_SAMPLES (8) copies, then one
+ *     in SAMPLE_EVERY (16): long copies from the start are found in 3
+ *     broadcasts, and after the first 8 a long sample needs 16;
  *   - copies become long only after LONG_STREAK (3) long samples in a row:
  *     one or two long samples, or long ones broken by a short one, leave
  *     the team's barrier in place (a preempted copy must not move the
@@ -24,7 +27,8 @@
 #include <string.h>
 
 #define LONG_NS 5000000ull /* 5 ms: a short sample never reaches it */
-#define SAMPLE_EVERY 16     /* bcast_close.c's sampling period */
+#define FIRST_SAMPLES 8     /* bcast_close.c's copies timed first */
+#define SAMPLE_EVERY 16     /* and its sampling period after them */
 
 static void *make_close(int time_copies) {
   const size_t bytes = ompext_bcast_close_size(2);
@@ -37,10 +41,13 @@ static void *make_close(int time_copies) {
                                  time_copies);
 }
 
-/* One receiver (tid 1) through SAMPLE_EVERY broadcasts from root 0, so that
-   exactly one of them is timed; that copy is long when `long_copy`. */
-static void one_sample(ompext_bcast_close_t *c, int long_copy) {
-  for (int i = 0; i < SAMPLE_EVERY; ++i) {
+/* One receiver (tid 1) through the broadcasts from root 0 that hold its
+   sample number `sample` (from 0): one while it times each copy, then
+   SAMPLE_EVERY, so that exactly one of them is timed; that copy is long
+   when `long_copy`, and so are the untimed ones beside it. */
+static void one_sample(ompext_bcast_close_t *c, int sample, int long_copy) {
+  const int broadcasts = sample < FIRST_SAMPLES ? 1 : SAMPLE_EVERY;
+  for (int i = 0; i < broadcasts; ++i) {
     ompext_bcast_close_note(c, 1, 0, 0, 0);
     if (long_copy) {
       const uint64_t until = ompext_now_ns() + LONG_NS + 1000000;
@@ -57,7 +64,7 @@ static void one_sample(ompext_bcast_close_t *c, int long_copy) {
 static int hint_after(const char *pattern, int time_copies) {
   ompext_bcast_close_t *c = make_close(time_copies);
   for (const char *p = pattern; *p; ++p)
-    one_sample(c, *p == 'L');
+    one_sample(c, (int)(p - pattern), *p == 'L');
   const int hint = ompext_bcast_close_copies_long(c);
   free(c);
   return hint;
@@ -85,6 +92,11 @@ int main(void) {
   expect("sLLL", 1, 1);
   expect("LLLsss", 1, 1); /* sticks */
   expect("LLL", 0, 0);    /* nobody times */
+  /* After the first 8, one copy in 16 is timed: the same patterns. */
+  expect("ssssssssLL", 1, 0);
+  expect("ssssssssLLsLL", 1, 0);
+  expect("ssssssssLLL", 1, 1);
+  expect("ssssssLLL", 1, 1); /* across the switch */
 
   ompext_bcast_close_t *c = make_close(1);
   if (!ompext_bcast_close_choose(c, 1, 1) || ompext_bcast_close_choose(c, 0, 1) ||
