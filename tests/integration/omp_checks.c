@@ -13,6 +13,12 @@
  *   --expect-rooted-closes[=no]
  *                            some copyprivate was closed by a barrier rooted
  *                            at its root (no: none was)
+ *   --expect-copyprivate-stock
+ *                            the plugin declined copyprivate (OMPEXT_BCAST=
+ *                            stock): its barriers are stock's, none of them
+ *                            the plugin's, also with tasks that start nested
+ *                            teams inside them; plain barriers after it are
+ *                            the plugin's again (needs OMPEXT_STATS=1)
  *   --expect-replan          a settled team of 2 gets a new context when a
  *                            second root takes the process past the
  *                            processor count, and again once it is gone
@@ -239,6 +245,67 @@ static void nested_regions(void) {
   check(inner_total == 4, "nested parallel regions");
 }
 
+/* A copyprivate the plugin declined is stock's, barriers included (the
+   runtime's own and the one the compiler emits after the copy): the
+   plugin's counters of plain barriers and broadcasts do not move during a
+   region of copyprivates, and do again for explicit barriers after it.
+   Then tasks created before each copyprivate, which may run inside its
+   stock barriers, start nested teams of 2 with barriers of their own: those
+   are the plugin's for every member of the nested team, or it would hang. */
+static void copyprivate_declined(void) {
+  ompext_stats_t before, during, after;
+  int loaded = probe_plugin_stats(&before);
+  int bad = 0;
+#pragma omp parallel reduction(+ : bad)
+  for (int round = 0; round < 100; ++round) {
+    int tag = -1;
+#pragma omp single copyprivate(tag)
+    tag = round;
+    bad += tag != round;
+  }
+  loaded = loaded && probe_plugin_stats(&during);
+#pragma omp parallel
+  for (int round = 0; round < 10; ++round) {
+#pragma omp barrier
+  }
+  loaded = loaded && probe_plugin_stats(&after);
+  check(loaded && before.counting, "plugin counting (OMPEXT_STATS=1)");
+  check(bad == 0, "declined copyprivate: values");
+  check(loaded && during.plain_barriers == before.plain_barriers &&
+            during.broadcasts == before.broadcasts,
+        "declined copyprivate: no barrier or broadcast of the plugin's");
+  check(loaded && after.plain_barriers > during.plain_barriers,
+        "plain barriers after a declined copyprivate: the plugin's");
+
+  int nested_sum = 0, nested_bad = 0;
+  omp_set_max_active_levels(2);
+#pragma omp parallel reduction(+ : nested_bad)
+  for (int round = 0; round < 20; ++round) {
+    for (int t = 0; t < 2; ++t) {
+#pragma omp task shared(nested_sum)
+      {
+        int inner = 0;
+#pragma omp parallel num_threads(2) reduction(+ : inner)
+        {
+          inner += 1;
+#pragma omp barrier
+          inner += 1;
+        }
+#pragma omp atomic
+        nested_sum += inner;
+      }
+    }
+    int tag = -1;
+#pragma omp single copyprivate(tag)
+    tag = round;
+    nested_bad += tag != round;
+  }
+  omp_set_max_active_levels(1);
+  check(nested_bad == 0 &&
+            nested_sum == 20 * 2 * 4 * omp_get_max_threads(),
+        "declined copyprivate with tasks starting nested teams");
+}
+
 /* Before main: clang may call into the runtime on entry to main. */
 __attribute__((constructor)) static void capture_early(void) {
   probe_capture_stderr();
@@ -363,7 +430,7 @@ int main(int argc, char **argv) {
   const char *expect_plugin = NULL, *expect_stderr[8];
   int nexpect_stderr = 0;
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
-  int expect_rooted_closes = 0, expect_replan = 0;
+  int expect_rooted_closes = 0, expect_replan = 0, expect_cp_stock = 0;
   int rounds = 2000, tasks = 1;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
@@ -380,6 +447,8 @@ int main(int argc, char **argv) {
       expect_domains = -1;
     else if (strcmp(argv[i], "--expect-replan") == 0)
       expect_replan = 1;
+    else if (strcmp(argv[i], "--expect-copyprivate-stock") == 0)
+      expect_cp_stock = 1;
     else if (strcmp(argv[i], "--expect-rooted-closes") == 0)
       expect_rooted_closes = 1;
     else if (strcmp(argv[i], "--expect-rooted-closes=no") == 0)
@@ -403,6 +472,8 @@ int main(int argc, char **argv) {
   array_reductions();
 #endif
   copyprivates();
+  if (expect_cp_stock)
+    copyprivate_declined();
   if (tasks)
     tasks_before_barrier();
   changing_team_sizes();
