@@ -147,28 +147,31 @@ static int size_class_of(const ompext_reduce_sizes_t *sizes,
   return c;
 }
 
+/* tid 0 notes the site (NULL: none) its next gather reduces, not probed
+   unless its decision says so. */
+static void note_running(ompext_reduce_clock_t *clock, int tid,
+                         ompext_reduce_site_t *site, unsigned allowed) {
+  if (tid != 0)
+    return;
+  clock->running = site;
+  clock->allowed = allowed;
+  clock->probing = 0;
+}
+
 int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
                                 uintptr_t key, unsigned allowed) {
   const ompext_reduce_sizes_t *sizes = rc->sizes;
   allowed &= 3;
   ompext_reduce_clock_t *clock = &rc->clocks[tid];
   if (key && clock->settled_key == key && clock->settled_allowed == allowed) {
-    if (tid == 0) {
-      clock->running = clock->settled_site;
-      clock->allowed = allowed;
-      clock->probing = 0;
-    }
+    note_running(clock, tid, clock->settled_site, allowed);
     return clock->settled_method;
   }
   const uint64_t now = clock->ticks;
   ompext_reduce_site_t *site = NULL;
   if (sizes->sized && (allowed & OMPEXT_REDUCE_ALLOW_TREE) && key)
     site = site_of(rc, key);
-  if (tid == 0) {
-    clock->running = site;
-    clock->allowed = allowed;
-    clock->probing = 0;
-  }
+  note_running(clock, tid, site, allowed);
   if (!site)
     return sizes->one_item[allowed];
   /* Acquire: pairs with tid 0's release in ompext_reduce_choice_measured
