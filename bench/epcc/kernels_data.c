@@ -2,6 +2,7 @@
  * atomic update and reductions, with their reference loops. */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "delay.h"
 #include "kernels.h"
@@ -18,7 +19,13 @@
  * at, so they are not initialised: that would add a full-array write per
  * run to the timing). Verify mode: every byte carries a pattern that
  * depends on the repetition and every thread checks all of them after the
- * broadcast. */
+ * broadcast.
+ *
+ * The _REWRITE kernels stand for a program that broadcasts fresh data each
+ * time: their single block rewrites the whole array (memset in timed mode,
+ * the pattern in verify mode), so that write, and what it costs to take
+ * the lines back from the threads that copied them last time, is part of
+ * every repetition, on both runtimes alike. */
 
 static inline unsigned char payload_byte(unsigned long rep, size_t i)
 {
@@ -36,6 +43,16 @@ static void payload_fill(unsigned char *p, size_t n, unsigned long rep, int veri
     }
 }
 
+/* The single block's write: the whole array for the _REWRITE kernels. */
+static void payload_write(unsigned char *p, size_t n, unsigned long rep,
+                          int verify, int rewrite)
+{
+    if (rewrite && !verify)
+        memset(p, payload_byte(rep, 0), n);
+    else
+        payload_fill(p, n, rep, verify);
+}
+
 static unsigned long payload_check(const unsigned char *p, size_t n, unsigned long rep)
 {
     for (size_t i = 0; i < n; i++)
@@ -45,8 +62,8 @@ static unsigned long payload_check(const unsigned char *p, size_t n, unsigned lo
 }
 
 /* One kernel per payload size: copyprivate needs a complete array type. */
-#define DEFINE_COPYPRIVATE_KERNEL(NBYTES)                                      \
-    unsigned long kernel_copyprivate_##NBYTES(const struct kernel_args *a)     \
+#define DEFINE_COPYPRIVATE_KERNEL(NAME, NBYTES, REWRITE)                       \
+    unsigned long NAME(const struct kernel_args *a)                            \
     {                                                                          \
         const unsigned long reps = a->reps;                                    \
         const int length = a->delay_length, verify = a->verify;               \
@@ -59,7 +76,8 @@ static unsigned long payload_check(const unsigned char *p, size_t n, unsigned lo
                 _Pragma("omp single copyprivate(payload)")                     \
                 {                                                              \
                     delay(length);                                             \
-                    payload_fill(payload, sizeof payload, j, verify);          \
+                    payload_write(payload, sizeof payload, j, verify,          \
+                                  REWRITE);                                    \
                 }                                                              \
                 if (verify)                                                    \
                     errors += payload_check(payload, sizeof payload, j);       \
@@ -68,11 +86,14 @@ static unsigned long payload_check(const unsigned char *p, size_t n, unsigned lo
         return errors;                                                         \
     }
 
-DEFINE_COPYPRIVATE_KERNEL(8)
-DEFINE_COPYPRIVATE_KERNEL(64)
-DEFINE_COPYPRIVATE_KERNEL(4096)
-DEFINE_COPYPRIVATE_KERNEL(65536)
-DEFINE_COPYPRIVATE_KERNEL(1048576)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_8, 8, 0)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_64, 64, 0)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_4096, 4096, 0)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_65536, 65536, 0)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_1048576, 1048576, 0)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_rewrite_4096, 4096, 1)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_rewrite_65536, 65536, 1)
+DEFINE_COPYPRIVATE_KERNEL(kernel_copyprivate_rewrite_1048576, 1048576, 1)
 
 /* ---- ATOMIC ----------------------------------------------------------------
  * EPCC's atomic test: a shared double accumulates a slowly growing private

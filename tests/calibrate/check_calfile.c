@@ -7,9 +7,12 @@
  *       FILE: first line "# omp-ext calibration v1", "# fingerprint" with 16
  *       hex digits, "# cpu", "# topology", "# date"; the keys R_L R_R R_I a
  *       b c o q p line exactly once each and no other key; R_L, R_R, R_I,
- *       b, o, q finite and > 0; a, c, p finite and >= 0 (the fits hold a
+ *       o, q finite and > 0; a, b, c, p finite and >= 0 (the fits hold a
  *       coefficient at 0 when the data make it negative: asserting > 0
- *       would assert something about this machine's timings); line a whole
+ *       would assert something about this machine's timings; b was held at
+ *       0 on a loaded run where two readers took more than twice one), but
+ *       the fitted costs of one reader and of one line positive:
+ *       T_C(1) = b + c > 0 and T_N(1) = o + q - p > 0; line a whole
  *       number in [1, 4096].  With the cost model built in, the file must
  *       also load with the model's parser and give the same values.
  *       RAW.csv: the header and samples of all three benchmarks.
@@ -56,7 +59,8 @@ static const char *const keys[] = {"R_L", "R_R", "R_I", "a", "b",
                                    "c",   "o",   "q",   "p", "line"};
 enum { NKEYS = 10 };
 /* 1: must be > 0, 0: must be >= 0, 2: the line size */
-static const int kind[NKEYS] = {1, 1, 1, 0, 1, 0, 1, 1, 0, 2};
+static const int kind[NKEYS] = {1, 1, 1, 0, 0, 0, 1, 1, 0, 2};
+enum { KEY_B = 4, KEY_C = 5, KEY_O = 6, KEY_Q = 7, KEY_P = 8 };
 
 static int is_hex16(const char *s) {
   for (int i = 0; i < 16; ++i)
@@ -135,6 +139,12 @@ static void check_file(const char *path, char *hash) {
   for (int i = 0; i < NKEYS; ++i)
     CHECK(count[i] == 1, "%s: key %s appears %d times", path, keys[i],
           count[i]);
+  CHECK(val[KEY_B] + val[KEY_C] > 0,
+        "%s: one reader's contention cost b + c = %g is not > 0", path,
+        val[KEY_B] + val[KEY_C]);
+  CHECK(val[KEY_O] + val[KEY_Q] - val[KEY_P] > 0,
+        "%s: one line's transfer cost o + q - p = %g is not > 0", path,
+        val[KEY_O] + val[KEY_Q] - val[KEY_P]);
 
 #ifdef OMPEXT_CAL_HAVE_MODEL
   ompext_model_params_t mp;
