@@ -55,12 +55,18 @@ static int failures = 0;
     }                                                                          \
   } while (0)
 
-static const char *const keys[] = {"R_L", "R_R", "R_I", "a", "b",
-                                   "c",   "o",   "q",   "p", "line"};
-enum { NKEYS = 10 };
+enum {
+  KEY_R_L, KEY_R_R, KEY_R_I, KEY_A, KEY_B, KEY_C, KEY_O, KEY_Q, KEY_P,
+  KEY_LINE, NKEYS
+};
+static const char *const keys[NKEYS] = {
+    [KEY_R_L] = "R_L", [KEY_R_R] = "R_R", [KEY_R_I] = "R_I", [KEY_A] = "a",
+    [KEY_B] = "b",     [KEY_C] = "c",     [KEY_O] = "o",     [KEY_Q] = "q",
+    [KEY_P] = "p",     [KEY_LINE] = "line"};
 /* 1: must be > 0, 0: must be >= 0, 2: the line size */
-static const int kind[NKEYS] = {1, 1, 1, 0, 0, 0, 1, 1, 0, 2};
-enum { KEY_B = 4, KEY_C = 5, KEY_O = 6, KEY_Q = 7, KEY_P = 8 };
+static const int kind[NKEYS] = {
+    [KEY_R_L] = 1, [KEY_R_R] = 1, [KEY_R_I] = 1, [KEY_A] = 0, [KEY_B] = 0,
+    [KEY_C] = 0,   [KEY_O] = 1,   [KEY_Q] = 1,   [KEY_P] = 0, [KEY_LINE] = 2};
 
 static int is_hex16(const char *s) {
   for (int i = 0; i < 16; ++i)
@@ -154,8 +160,11 @@ static void check_file(const char *path, char *hash) {
   if (rc == 0) {
     CHECK(ompext_model_params_validate(&mp, err, sizeof(err)) == 0,
           "model validate: %s", err);
-    const double got[NKEYS] = {mp.r_l, mp.r_r, mp.r_i, mp.a, mp.b,
-                               mp.c,   mp.o,   mp.q,   mp.p, mp.line_bytes};
+    const double got[NKEYS] = {
+        [KEY_R_L] = mp.r_l, [KEY_R_R] = mp.r_r, [KEY_R_I] = mp.r_i,
+        [KEY_A] = mp.a,     [KEY_B] = mp.b,     [KEY_C] = mp.c,
+        [KEY_O] = mp.o,     [KEY_Q] = mp.q,     [KEY_P] = mp.p,
+        [KEY_LINE] = mp.line_bytes};
     for (int i = 0; i < NKEYS; ++i)
       CHECK(got[i] == val[i], "model read %s = %.17g, file says %.17g",
             keys[i], got[i], val[i]);
