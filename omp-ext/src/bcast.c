@@ -39,7 +39,8 @@ ompext_bcast_t *ompext_bcast_init(void *mem, int nproc,
       ompext_bcast_tree_init(p, nproc, plan->short_fanout, plan->long_fanout);
   p += ompext_pad_bytes(ompext_bcast_tree_size(nproc));
   b->close = ompext_bcast_close_init(p, nproc, plan->close_tree_k, plan->close,
-                                     plan->long_ns, times_copies(plan));
+                                     plan->long_ns, plan->lead_ns,
+                                     times_copies(plan));
   return b;
 }
 

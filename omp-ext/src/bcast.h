@@ -21,6 +21,7 @@ typedef struct ompext_bcast_plan {
                                       stand in for the team's barrier */
   int close_tree_k;                /* the rooted close's fan-in */
   uint64_t long_ns;                /* copies at least this long are long */
+  uint64_t lead_ns; /* the root's lead out of a rooted close (0: none) */
 } ompext_bcast_plan_t;
 
 typedef struct ompext_bcast ompext_bcast_t;

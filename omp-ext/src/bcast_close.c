@@ -37,6 +37,24 @@
  * (or broadcast tree, for which bcast_tree.c reads the same hint), never a
  * wrong one.
  *
+ * Who wins the next single: the root leaves the rooted close first, but
+ * only by the time its go signal takes to reach a receiver, and a receiver
+ * that then reaches the next single first becomes the root.  For unchanged
+ * data that is the move the rooted close exists to avoid: the old root then
+ * copies every line the new one just wrote (at 1 MiB and 2 threads about 70
+ * us more, once per move).  Leaving at once, receivers won 1-2 % of the
+ * singles at 1 MiB (stock's workers, which have more to do after their
+ * barrier, 0.3 %), enough to put the broadcast at 1.03-1.07x stock.  So a
+ * receiver that spins (spin_polls > 0) lets the root lead: it leaves
+ * lead_ns after its go, a few line transfers (plan.c), time the root needs
+ * to take the single's line; the receiver would otherwise be waiting at the
+ * next broadcast's mailbox meanwhile.  Measured at 1 MiB and 2 threads (5000
+ * broadcasts): receivers' wins fell from about 80 to 15-25 with a 30 ns lead
+ * and 7-10 with 60-120 ns.  A receiver that does not spin (oversubscribed
+ * or passive) leaves at once: its processor is wanted elsewhere.  Data
+ * rewritten in every single is the other way round (a moving root rewrites
+ * lines it holds), and there the lead brings ext to stock's fixed root.
+ *
  * The rooted barrier reuses the combining tree's halves (barrier_tree.h)
  * over the team in rotated order: member index i is tid (root + i) mod n,
  * read from a doubled identity table, so no table is built per episode.
@@ -54,6 +72,7 @@
 #include "barrier_tree.h"
 #include "now.h"
 #include "pad.h"
+#include "wait.h"
 
 #include <stdatomic.h>
 
@@ -78,6 +97,7 @@ struct ompext_bcast_close {
   ompext_bcast_close_mode_t mode;
   int time_copies; /* receivers time one copy in SAMPLE_EVERY */
   uint64_t long_ns;
+  uint64_t lead_ns;          /* receivers leave this long after their go */
   int *rotation;             /* [2 * nproc]: rotation[j] = j mod nproc */
   ompext_barrier_tree_slot_t *slots; /* [nproc], by tid */
   close_own_t *own;          /* [nproc], by tid */
@@ -95,6 +115,7 @@ size_t ompext_bcast_close_size(int nproc) {
 ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
                                               ompext_bcast_close_mode_t mode,
                                               uint64_t long_ns,
+                                              uint64_t lead_ns,
                                               int time_copies) {
   ompext_bcast_close_t *c = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*c));
@@ -102,6 +123,7 @@ ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
   c->k = tree_k;
   c->mode = mode;
   c->long_ns = long_ns;
+  c->lead_ns = lead_ns;
   c->time_copies = time_copies;
   c->slots = (ompext_barrier_tree_slot_t *)p;
   p += (size_t)nproc * sizeof(ompext_barrier_tree_slot_t);
@@ -168,6 +190,13 @@ int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid) {
   return root;
 }
 
+/* A receiver's lead_ns behind the root (see the top), by the clock. */
+static void let_root_lead(uint64_t lead_ns) {
+  const uint64_t until = ompext_now_ns() + lead_ns;
+  while (ompext_now_ns() < until)
+    ompext_cpu_relax();
+}
+
 void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
                              int root, unsigned spin_polls) {
   const int n = c->nproc;
@@ -187,4 +216,6 @@ void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
   }
   ompext_barrier_tree_arrive(&rotated, gtid, index, spin_polls);
   ompext_barrier_tree_depart(&rotated, gtid, index);
+  if (index != 0 && spin_polls && c->lead_ns)
+    let_root_lead(c->lead_ns);
 }

@@ -13,12 +13,14 @@ typedef struct ompext_bcast_close ompext_bcast_close_t;
 size_t ompext_bcast_close_size(int nproc);
 /* Lays the state out in zeroed, OMPEXT_CACHE_LINE-aligned memory.  tree_k:
    the rooted barrier's fan-in (bounds.h); long_ns: copies at least this
-   long are long; receivers time theirs when time_copies is set (the
-   close under OMPEXT_BCAST_CLOSE_AUTO, or the broadcast's fan-out, depends
-   on it). */
+   long are long; lead_ns: how long a spinning receiver leaves the rooted
+   close after the root (0: at once); receivers time their copies when
+   time_copies is set (the close under OMPEXT_BCAST_CLOSE_AUTO, or the
+   broadcast's fan-out, depends on it). */
 ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
                                               ompext_bcast_close_mode_t mode,
                                               uint64_t long_ns,
+                                              uint64_t lead_ns,
                                               int time_copies);
 
 /* The root, before it publishes: whether receivers' recent copies were
@@ -38,7 +40,8 @@ void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,
    ends its copy-time sample. */
 int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid);
 /* The rooted barrier: returns once all nproc threads have called it with
-   the same root; the root returns first. */
+   the same root; the root returns first, and receivers that spin
+   (spin_polls > 0) lead_ns after their go. */
 void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
                              int root, unsigned spin_polls);
 

@@ -60,6 +60,11 @@
    in full) on the rooted close and 8-64 B ones on the team's barrier, the
    faster close for each; 2 moved 8 B copies too, 16 kept 4 KiB ones off. */
 #define CLOSE_LONG_FACTOR 4
+/* A receiver leaves a rooted close this many transfers between cores after
+   the root, so that the root wins the next single (bcast_close.c).  At 2
+   threads on the development machine (R_R 36 ns), 1 let receivers win 15-25
+   of 5000 singles at 1 MiB, 2 to 3 7-10 (stock's workers: 10-20). */
+#define ROOT_LEAD_TRANSFERS 2
 /* Without a model: a transfer between cores of about 200 ns. */
 #define CLOSE_DEFAULT_EXTRA_NS 200.0
 /* Without a model: combining trees and fork/join of fan-in 4, a binary
@@ -520,6 +525,11 @@ static void plan_bcast(const ompext_planner_t *planner,
                                 : oversubscribed ? planner->machine->params.r_r
                                                  : model->close_extra_ns;
   b->long_ns = saturate_ns(CLOSE_LONG_FACTOR * close_extra_ns);
+  /* Oversubscribed receivers do not spin, so they take no lead. */
+  const double transfer_ns =
+      have ? planner->machine->params.r_r : CLOSE_DEFAULT_EXTRA_NS;
+  b->lead_ns =
+      oversubscribed ? 0 : saturate_ns(ROOT_LEAD_TRANSFERS * transfer_ns);
   b->close = close_for(cfg, out->barrier.alg);
   b->close_tree_k = out->barrier.tree_k;
 }
@@ -650,10 +660,12 @@ int ompext_plan_describe(const ompext_planner_t *planner,
   if (!p->served.bcast)
     snprintf(bcast, sizeof(bcast), "stock");
   else
-    snprintf(bcast, sizeof(bcast), "%s(k=%d,long copies>=%.1fus:k=%d,%s close)",
+    snprintf(bcast, sizeof(bcast),
+             "%s(k=%d,long copies>=%.1fus:k=%d,%s close,root lead %lluns)",
              ompext_bcast_names[cfg->bcast], p->bcast.short_fanout,
              (double)p->bcast.long_ns / 1000.0, p->bcast.long_fanout,
-             ompext_bcast_close_names[p->bcast.close]);
+             ompext_bcast_close_names[p->bcast.close],
+             (unsigned long long)p->bcast.lead_ns);
   if (p->served.forkjoin)
     snprintf(forkjoin, sizeof(forkjoin), "tree(k=%d)", p->forkjoin_fanout);
   else

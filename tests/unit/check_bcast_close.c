@@ -14,12 +14,17 @@
  *   - once long, copies stay long: short samples afterwards (a rooted
  *     close makes the copies of unchanged data short) do not move it back;
  *   - without timing (time_copies 0) nothing is ever long;
- *   - the AUTO close follows the hint, ROOTED and BARRIER ignore it.
+ *   - the AUTO close follows the hint, ROOTED and BARRIER ignore it;
+ *   - two threads through rooted closes: a receiver that spins leaves at
+ *     least lead_ns after it got its go (so the root leads into the next
+ *     single), the root does not wait for the lead, and one that does not
+ *     spin leaves without it.
  */
 #include "test_services.h"
 
 #include "bcast_close.h"
 #include "now.h"
+#include "wait.h"
 #include "pad.h"
 
 #include <stdio.h>
@@ -38,7 +43,7 @@ static void *make_close(int time_copies) {
     tu_fatal("out of memory");
   memset(mem, 0, ompext_pad_bytes(bytes));
   return ompext_bcast_close_init(mem, 2, 2, OMPEXT_BCAST_CLOSE_AUTO, LONG_NS,
-                                 time_copies);
+                                 0, time_copies);
 }
 
 /* One receiver (tid 1) through the broadcasts from root 0 that hold its
@@ -81,6 +86,60 @@ static void expect(const char *pattern, int time_copies, int want) {
            got ? "long" : "short");
 }
 
+/* ---- the root's lead (two threads) ------------------------------------- */
+
+#define LEAD_NS 20000000ull /* 20 ms: far above any go's latency */
+#define LEAD_ROUNDS 3
+
+typedef struct lead_run {
+  ompext_bcast_close_t *close;
+  unsigned spin_polls;       /* the receiver's; the root always spins */
+  uint64_t go_ns[LEAD_ROUNDS];   /* the root, just before its go */
+  uint64_t left_ns[2][LEAD_ROUNDS]; /* each thread, when it returned */
+} lead_run_t;
+
+static void lead_thread(int tid, void *arg) {
+  lead_run_t *r = arg;
+  for (int i = 0; i < LEAD_ROUNDS; ++i) {
+    if (tid == 0)
+      r->go_ns[i] = ompext_now_ns();
+    ompext_bcast_close_wait(r->close, tid, tid, 0,
+                            tid == 0 ? 64 : r->spin_polls);
+    r->left_ns[tid][i] = ompext_now_ns();
+  }
+}
+
+/* The receiver's return comes at least LEAD_NS after the root's go when it
+   spins, and the root returns before the lead could have run (the root's
+   go_ns precedes the receiver's go, so a receiver that waits the lead
+   returns at least LEAD_NS after go_ns).  Not spinning: no receiver
+   return in any round comes that late after the root's go, unless the
+   whole round took that long (checked through the root's return). */
+static void check_lead(unsigned receiver_spin_polls, int want_lead) {
+  void *mem = aligned_alloc(OMPEXT_CACHE_LINE,
+                            ompext_pad_bytes(ompext_bcast_close_size(2)));
+  if (!mem)
+    tu_fatal("out of memory");
+  memset(mem, 0, ompext_pad_bytes(ompext_bcast_close_size(2)));
+  lead_run_t r = {.spin_polls = receiver_spin_polls};
+  r.close = ompext_bcast_close_init(mem, 2, 2, OMPEXT_BCAST_CLOSE_ROOTED,
+                                    LONG_NS, LEAD_NS, 0);
+  tu_run_threads(2, 0, lead_thread, &r);
+  int late = 0;
+  for (int i = 0; i < LEAD_ROUNDS; ++i)
+    late += r.left_ns[1][i] - r.go_ns[i] >= LEAD_NS;
+  if (want_lead && late != LEAD_ROUNDS)
+    tu_fail("a spinning receiver left %d of %d rooted closes within the "
+            "root's lead",
+            LEAD_ROUNDS - late, LEAD_ROUNDS);
+  else if (!want_lead && late == LEAD_ROUNDS)
+    tu_fail("a receiver that does not spin waited the lead in every close");
+  else
+    printf("ok: receiver spinning %u: %d of %d closes left after the lead\n",
+           receiver_spin_polls, late, LEAD_ROUNDS);
+  free(mem);
+}
+
 int main(void) {
   if (tu_services_install() != 0)
     return 1;
@@ -103,5 +162,7 @@ int main(void) {
       ompext_bcast_close_choose(c, 1, 0))
     tu_fail("AUTO must close rooted exactly on long copies where allowed");
   free(c);
+  check_lead(64, 1);
+  check_lead(0, 0);
   return tu_failures() ? 1 : 0;
 }

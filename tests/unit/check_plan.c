@@ -17,6 +17,9 @@
  *     groups over the fewest levels the fan-in bound allows, the smallest
  *     such; the long-copy time of a team of 2, which is no more than that
  *     of the same team fitting the machine; and it says so;
+ *   - the root leads receivers out of a rooted close by two transfers
+ *     between cores (R_R; without a model 200 ns) in a team that fits, and
+ *     not at all in an oversubscribed one, whose receivers do not spin;
  *   - some values spelled out (8 threads: one round of m = 7, fork/join
  *     fan-out 7; 33 threads: m = 5, fan-out 32).
  * Given the processor count, an oversubscribed team's reduction groups
@@ -145,6 +148,16 @@ static void check_sizes(const char *set, const ompext_machine_t *machine) {
               set, n, (unsigned long long)over.bcast.long_ns,
               (unsigned long long)pair.bcast.long_ns, n,
               (unsigned long long)fits.bcast.long_ns);
+    /* The root's lead out of a rooted close: two transfers between cores
+       for a team that spins, none for one that does not. */
+    const uint64_t lead =
+        machine ? (uint64_t)(2 * machine->params.r_r) : 400; /* 2 x 200 */
+    if (fits.bcast.lead_ns != lead || over.bcast.lead_ns != 0)
+      tu_fail("%s n=%d: root's lead %llu ns (oversubscribed %llu), want "
+              "%llu (0)",
+              set, n, (unsigned long long)fits.bcast.lead_ns,
+              (unsigned long long)over.bcast.lead_ns,
+              (unsigned long long)lead);
   }
   static const struct {
     int n, m, forkjoin;

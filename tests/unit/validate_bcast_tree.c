@@ -309,6 +309,7 @@ static void run_config(const tu_options_t *o, bdata_t *data,
      them (as bcast.c decides for a team). */
   r->close = ompext_bcast_close_init(
       close_mem, n, 2 + (int)(t->configs % 2), r->close_mode, 1000,
+      (t->configs % 4) * 50,
       long_fanout != k || r->close_mode == OMPEXT_BCAST_CLOSE_AUTO);
   r->arrivals = arrivals;
   for (int i = 0; i < 2; ++i) {
