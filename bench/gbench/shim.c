@@ -257,7 +257,7 @@ static unsigned long run_bcast(gb_team_t *t, int tid, uint64_t first,
       memcpy(mine, &stamp, sizeof(stamp));
     void *got =
         ompext_bcast_tree_run(tree, tid, tid, is_root, mine, cpy, NULL, NULL,
-                              spin);
+                              NULL, spin);
     if (!is_root) {
       uint64_t seen;
       memcpy(&seen, mine, sizeof(seen));

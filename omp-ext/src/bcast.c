@@ -40,7 +40,7 @@ ompext_bcast_t *ompext_bcast_init(void *mem, int nproc,
   p += ompext_pad_bytes(ompext_bcast_tree_size(nproc));
   b->close = ompext_bcast_close_init(p, nproc, plan->close_tree_k, plan->close,
                                      plan->long_ns, plan->lead_ns,
-                                     times_copies(plan));
+                                     times_copies(plan), plan->verbose);
   return b;
 }
 
@@ -49,11 +49,11 @@ int ompext_bcast_watches_barriers(const ompext_bcast_plan_t *plan) {
 }
 
 void *ompext_bcast_run(ompext_bcast_t *b, int gtid, int tid, int is_root,
-                       void *data, ompext_pairfn_t cpy,
+                       void *data, ompext_pairfn_t cpy, const void *site,
                        const ompext_topo_layout_t *layout,
                        unsigned spin_polls) {
-  return ompext_bcast_tree_run(b->tree, gtid, tid, is_root, data, cpy, layout,
-                               b->close, spin_polls);
+  return ompext_bcast_tree_run(b->tree, gtid, tid, is_root, data, cpy, site,
+                               layout, b->close, spin_polls);
 }
 
 int ompext_bcast_close_here(ompext_bcast_t *b, int gtid, int tid,

@@ -22,6 +22,7 @@ typedef struct ompext_bcast_plan {
   int close_tree_k;                /* the rooted close's fan-in */
   uint64_t long_ns;                /* copies at least this long are long */
   uint64_t lead_ns; /* the root's lead out of a rooted close (0: none) */
+  int verbose;      /* print the close trials' verdicts */
 } ompext_bcast_plan_t;
 
 typedef struct ompext_bcast ompext_bcast_t;
@@ -36,7 +37,7 @@ ompext_bcast_t *ompext_bcast_init(void *mem, int nproc,
 int ompext_bcast_watches_barriers(const ompext_bcast_plan_t *plan);
 /* See ompext_ops_t.bcast and ompext_bcast_tree_run. */
 void *ompext_bcast_run(ompext_bcast_t *b, int gtid, int tid, int is_root,
-                       void *data, ompext_pairfn_t cpy,
+                       void *data, ompext_pairfn_t cpy, const void *site,
                        const ompext_topo_layout_t *layout, unsigned spin_polls);
 /* At each plain barrier (when the plan watches them): 1 when this barrier
    closed a broadcast whose root asked for the rooted close (the close has

@@ -70,6 +70,7 @@
 #include "bcast_close.h"
 
 #include "barrier_tree.h"
+#include "bcast_trial.h"
 #include "now.h"
 #include "pad.h"
 #include "wait.h"
@@ -103,6 +104,8 @@ struct ompext_bcast_close {
   close_own_t *own;          /* [nproc], by tid */
   /* 1: receivers' recent copies were long.  Alone on its line. */
   alignas(OMPEXT_CACHE_LINE) _Atomic int copies_long;
+  /* Rooted or barrier per call site, written by roots only (AUTO). */
+  alignas(OMPEXT_CACHE_LINE) ompext_bcast_trial_t trial;
 };
 
 size_t ompext_bcast_close_size(int nproc) {
@@ -116,7 +119,7 @@ ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
                                               ompext_bcast_close_mode_t mode,
                                               uint64_t long_ns,
                                               uint64_t lead_ns,
-                                              int time_copies) {
+                                              int time_copies, int verbose) {
   ompext_bcast_close_t *c = mem;
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*c));
   c->nproc = nproc;
@@ -137,6 +140,7 @@ ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
     c->own[t].countdown = 1 + (unsigned)t % SAMPLE_EVERY; /* staggered */
   }
   atomic_init(&c->copies_long, 0);
+  ompext_bcast_trial_init(&c->trial, verbose);
   return c;
 }
 
@@ -145,13 +149,14 @@ int ompext_bcast_close_copies_long(ompext_bcast_close_t *c) {
   return atomic_load_explicit(&c->copies_long, memory_order_relaxed);
 }
 
-int ompext_bcast_close_choose(const ompext_bcast_close_t *c, int copies_long,
-                              int auto_allowed) {
+int ompext_bcast_close_choose(ompext_bcast_close_t *c, int copies_long,
+                              int auto_allowed, uintptr_t site) {
   switch (c->mode) {
   case OMPEXT_BCAST_CLOSE_ROOTED:
     return 1;
   case OMPEXT_BCAST_CLOSE_AUTO:
-    return copies_long && auto_allowed;
+    return copies_long && auto_allowed &&
+           ompext_bcast_trial_rooted(&c->trial, site, ompext_now_ns);
   default:
     return 0;
   }

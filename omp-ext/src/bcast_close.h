@@ -16,21 +16,24 @@ size_t ompext_bcast_close_size(int nproc);
    long are long; lead_ns: how long a spinning receiver leaves the rooted
    close after the root (0: at once); receivers time their copies when
    time_copies is set (the close under OMPEXT_BCAST_CLOSE_AUTO, or the
-   broadcast's fan-out, depends on it). */
+   broadcast's fan-out, depends on it); verbose: print the verdicts of the
+   close's trials (bcast_trial.h). */
 ompext_bcast_close_t *ompext_bcast_close_init(void *mem, int nproc, int tree_k,
                                               ompext_bcast_close_mode_t mode,
                                               uint64_t long_ns,
                                               uint64_t lead_ns,
-                                              int time_copies);
+                                              int time_copies, int verbose);
 
 /* The root, before it publishes: whether receivers' recent copies were
    long (0 while nobody times them). */
 int ompext_bcast_close_copies_long(ompext_bcast_close_t *c);
 /* The root, before it publishes: 1 to ask for the rooted close.  Under
-   OMPEXT_BCAST_CLOSE_AUTO: copies_long, unless auto_allowed is 0 (a team
-   laid out over several domains keeps the team's barrier). */
-int ompext_bcast_close_choose(const ompext_bcast_close_t *c, int copies_long,
-                              int auto_allowed);
+   OMPEXT_BCAST_CLOSE_AUTO: when copies_long, unless auto_allowed is 0 (a
+   team laid out over several domains keeps the team's barrier), and then
+   as the trial of the call site (its copy function) decides
+   (bcast_trial.c). */
+int ompext_bcast_close_choose(ompext_bcast_close_t *c, int copies_long,
+                              int auto_allowed, uintptr_t site);
 /* Every thread of the broadcast, once it knows the root and its choice;
    a receiver calls it before it copies (it may start timing the copy). */
 void ompext_bcast_close_note(ompext_bcast_close_t *c, int tid, int root,

@@ -94,18 +94,21 @@ static void fill_and_signal(bcast_slot_t *slot, int gtid, int child,
 /* The root's decisions: the tree's fan-out and how to close. */
 static bcast_decision_t root_decides(const ompext_bcast_tree_t *t, int tid,
                                      const ompext_topo_layout_t *layout,
-                                     ompext_bcast_close_t *close) {
+                                     ompext_bcast_close_t *close,
+                                     const void *site) {
   const int copies_long = close && ompext_bcast_close_copies_long(close);
   return (bcast_decision_t){
       .root = tid,
       .fanout = copies_long ? t->long_fanout : t->fanout,
       .rooted_close =
           close && ompext_bcast_close_choose(close, copies_long,
-                                             !layout || layout->ndomains <= 1)};
+                                             !layout || layout->ndomains <= 1,
+                                             (uintptr_t)site)};
 }
 
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             int is_root, void *data, ompext_pairfn_t cpy,
+                            const void *site,
                             const ompext_topo_layout_t *layout,
                             ompext_bcast_close_t *close, unsigned spin_polls) {
   bcast_slot_t *mine = &t->slots[tid];
@@ -113,7 +116,7 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
   void *root_data = data;
   bcast_decision_t decision;
   if (is_root) {
-    decision = root_decides(t, tid, layout, close);
+    decision = root_decides(t, tid, layout, close, site);
   } else {
     ompext_wait(gtid, &mine->go, ompext_expect(++mine->received, 1),
                 spin_polls);

@@ -24,9 +24,11 @@ int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid);
    ompext_topology_rooted_child, fan-out k at both levels.  Every thread of
    a broadcast must pass the same layout.  close: NULL, or where the root
    decides how the broadcast is closed and every thread notes it (see
-   bcast_close.h; the caller's next barrier asks it). */
+   bcast_close.h; the caller's next barrier asks it); site: the construct,
+   as the root's close choice keys it (NULL: unknown). */
 void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
                             int is_root, void *data, ompext_pairfn_t cpy,
+                            const void *site,
                             const ompext_topo_layout_t *layout,
                             ompext_bcast_close_t *close, unsigned spin_polls);
 

@@ -532,6 +532,7 @@ static void plan_bcast(const ompext_planner_t *planner,
       oversubscribed ? 0 : saturate_ns(ROOT_LEAD_TRANSFERS * transfer_ns);
   b->close = close_for(cfg, out->barrier.alg);
   b->close_tree_k = out->barrier.tree_k;
+  b->verbose = out->served.verbose;
 }
 
 void ompext_plan_build(const ompext_planner_t *planner, int nproc,

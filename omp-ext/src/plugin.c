@@ -108,14 +108,14 @@ static int plugin_tree(void *ctx, int tid, int self, int *parent, int *children,
 }
 
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
-                          void *data, ompext_pairfn_t cpy) {
+                          void *data, ompext_pairfn_t cpy, const void *site) {
   ompext_team_t *team = ctx;
   const ompext_topo_layout_t *layout = team->domains;
   ompext_stat_add(OMPEXT_STAT_BROADCAST);
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BROADCAST);
-  return ompext_bcast_run(team->bcast, gtid, tid, is_root, data, cpy, layout,
-                          team->spin_polls);
+  return ompext_bcast_run(team->bcast, gtid, tid, is_root, data, cpy, site,
+                          layout, team->spin_polls);
 }
 
 /* The machine's topology, or OMPEXT_TOPOLOGY (an hwloc synthetic

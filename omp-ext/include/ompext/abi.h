@@ -47,8 +47,9 @@ extern "C" {
    3: reduce_method gained gtid, tid, key and allowed, and may answer
    OMPEXT_REDUCE_METHOD_CRITICAL.
    4: team_prepare's tree_changed became flags, with
-   OMPEXT_PREPARE_SETTLED: the runtime skips the call while it holds. */
-#define OMPEXT_ABI_VERSION 4u
+   OMPEXT_PREPARE_SETTLED: the runtime skips the call while it holds.
+   5: bcast gained site. */
+#define OMPEXT_ABI_VERSION 5u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -182,9 +183,12 @@ typedef struct ompext_ops {
      each non-root's data with cpy(my_data, src), where src may be any
      thread's data that already holds the value (tree relay).  Returns the
      root's data pointer on every thread.  The caller guarantees a barrier
-     after the broadcast before the root's data (or a relay's) dies. */
+     after the broadcast before the root's data (or a relay's) dies.  site:
+     the construct's call site as the runtime saw it (its entry point's
+     return address; NULL if unknown), the same for every call of one
+     construct by one thread, so the plugin may keep per-construct state. */
   void *(*bcast)(void *ctx, int gtid, int tid, int is_root, void *data,
-                 ompext_pairfn_t cpy);
+                 ompext_pairfn_t cpy, const void *site);
 
   /* (e) Reduction method: one of enum ompext_reduce_method, for the
      reduction of thread tid at the call site key (the compiler's
