@@ -12,7 +12,10 @@
  * the root asks for a rooted close instead: a k-ary combining tree re-rooted
  * at the root (gather up, then release down), after which the root leaves
  * first.  It costs a few line transfers more than the team's barrier; the
- * threshold (plan.c) keeps that small next to the copy.
+ * threshold (plan.c) keeps that small next to the copy.  A program that
+ * rewrites the data in every single wants the root to move instead (it then
+ * rewrites lines it holds), so under OMPEXT_BCAST_CLOSE=auto each construct
+ * with long copies tries both closes and keeps the faster (bcast_trial.c).
  *
  * Who decides: the root, when it publishes, so that every thread of the
  * broadcast learns the same choice with the root's mailbox (bcast_tree.c)
@@ -44,7 +47,7 @@
  * copies every line the new one just wrote (at 1 MiB and 2 threads about 70
  * us more, once per move).  Leaving at once, receivers won 1-2 % of the
  * singles at 1 MiB (stock's workers, which have more to do after their
- * barrier, 0.3 %), enough to put the broadcast at 1.03-1.07x stock.  So a
+ * barrier, 0.1-0.4 %), enough to put the broadcast at 1.03-1.07x stock.  So a
  * receiver that spins (spin_polls > 0) lets the root lead: it leaves
  * lead_ns after its go, a few line transfers (plan.c), time the root needs
  * to take the single's line; the receiver would otherwise be waiting at the
@@ -53,7 +56,8 @@
  * and 7-10 with 60-120 ns.  A receiver that does not spin (oversubscribed
  * or passive) leaves at once: its processor is wanted elsewhere.  Data
  * rewritten in every single is the other way round (a moving root rewrites
- * lines it holds), and there the lead brings ext to stock's fixed root.
+ * lines it holds); its trial finds the team's barrier faster, and that
+ * close has no lead.
  *
  * The rooted barrier reuses the combining tree's halves (barrier_tree.h)
  * over the team in rotated order: member index i is tid (root + i) mod n,

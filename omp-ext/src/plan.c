@@ -62,8 +62,9 @@
 #define CLOSE_LONG_FACTOR 4
 /* A receiver leaves a rooted close this many transfers between cores after
    the root, so that the root wins the next single (bcast_close.c).  At 2
-   threads on the development machine (R_R 36 ns), 1 let receivers win 15-25
-   of 5000 singles at 1 MiB, 2 to 3 7-10 (stock's workers: 10-20). */
+   threads on the development machine (R_R 36 ns), a lead of 1 let
+   receivers win 15-25 of 5000 singles at 1 MiB, 2 to 3 7-10, none about 80
+   (stock's workers: 5-22). */
 #define ROOT_LEAD_TRANSFERS 2
 /* Without a model: a transfer between cores of about 200 ns. */
 #define CLOSE_DEFAULT_EXTRA_NS 200.0
