@@ -50,10 +50,16 @@
  * barrier, 0.1-0.4 %), enough to put the broadcast at 1.03-1.07x stock.  So a
  * receiver that spins (spin_polls > 0) lets the root lead: it leaves
  * lead_ns after its go, a few line transfers (plan.c), time the root needs
- * to take the single's line; the receiver would otherwise be waiting at the
+ * to take the single's line; the receiver would often wait at the
  * next broadcast's mailbox meanwhile.  Measured at 1 MiB and 2 threads (5000
  * broadcasts): receivers' wins fell from about 80 to 15-25 with a 30 ns lead
- * and 7-10 with 60-120 ns.  A receiver that does not spin (oversubscribed
+ * and 7-10 with 60-120 ns.  The wait is on the receiver's way to the next
+ * broadcast, and when the root has little to do before publishing again it
+ * delays that broadcast: with a calibration of R_R 136 ns (a noisy spell),
+ * a lead of 272 ns put syncbench's 4 KiB at 1.28x stock and 64 KiB at 1.06
+ * (0.89 and 0.98 without it).  Flips cost in proportion to the copy, the
+ * lead does not, so a receiver leads only after a timed copy of at least
+ * LEAD_COPY_FACTOR leads.  A receiver that does not spin (oversubscribed
  * or passive) leaves at once: its processor is wanted elsewhere.  Data
  * rewritten in every single is the other way round (a moving root rewrites
  * lines it holds); its trial finds the team's barrier faster, and that
@@ -86,6 +92,9 @@
 #define SAMPLE_EVERY 16
 /* This many long samples in a row make copies long. */
 #define LONG_STREAK 3
+/* A receiver lets the root lead only after a timed copy this many times
+   the lead: the wait then costs at most 1/16 of a copy (see the top). */
+#define LEAD_COPY_FACTOR 16
 
 /* Each thread's own line: written and read by that thread only. */
 typedef struct close_own {
@@ -93,6 +102,7 @@ typedef struct close_own {
   unsigned first_left; /* first receptions still to be timed each */
   unsigned countdown;  /* then receptions to the next sample */
   uint64_t copy_start_ns;                 /* 0: no sample running */
+  uint64_t last_copy_ns;                  /* its last timed copy */
   unsigned long_streak;                   /* long samples in a row */
 } close_own_t;
 
@@ -186,7 +196,8 @@ int ompext_bcast_close_take(ompext_bcast_close_t *c, int tid) {
   if (!own->pending && !own->copy_start_ns)
     return -1; /* every barrier asks: keep the common answer cheap */
   if (own->copy_start_ns) {
-    const int long_copy = ompext_now_ns() - own->copy_start_ns >= c->long_ns;
+    own->last_copy_ns = ompext_now_ns() - own->copy_start_ns;
+    const int long_copy = own->last_copy_ns >= c->long_ns;
     own->copy_start_ns = 0;
     own->long_streak = long_copy ? own->long_streak + 1 : 0;
     /* relaxed: a hint (see the top); stored once, it sticks */
@@ -225,6 +236,7 @@ void ompext_bcast_close_wait(ompext_bcast_close_t *c, int gtid, int tid,
   }
   ompext_barrier_tree_arrive(&rotated, gtid, index, spin_polls);
   ompext_barrier_tree_depart(&rotated, gtid, index);
-  if (index != 0 && spin_polls && c->lead_ns)
+  if (index != 0 && spin_polls && c->lead_ns &&
+      c->own[tid].last_copy_ns >= LEAD_COPY_FACTOR * c->lead_ns)
     let_root_lead(c->lead_ns);
 }
