@@ -30,7 +30,7 @@ int ompext_bcast_close_copies_long(ompext_bcast_close_t *c);
 /* The root, before it publishes: 1 to ask for the rooted close.  Under
    OMPEXT_BCAST_CLOSE_AUTO: when copies_long, unless auto_allowed is 0 (a
    team laid out over several domains keeps the team's barrier), and then
-   as the trial of the call site (its copy function) decides
+   as the trial of the construct's call site decides
    (bcast_trial.c). */
 int ompext_bcast_close_choose(ompext_bcast_close_t *c, int copies_long,
                               int auto_allowed, uintptr_t site);
