@@ -489,7 +489,7 @@ int gb_team_configure(gb_team_t *t, const gb_config_t *cfg) {
     c.reduce = OMPEXT_REDUCE_TREE;
     c.reduce_levels = cfg->fanin_len;
     memcpy(c.reduce_fanin, cfg->fanin, sizeof(int) * (size_t)cfg->fanin_len);
-    const ompext_planner_t planner = {&c, NULL, 0}; /* fixed defaults */
+    const ompext_planner_t planner = {&c, NULL, 0, 0, 0}; /* fixed defaults */
     ompext_plan_t p;
     ompext_plan_build(&planner, n, 0, &p);
     t->coll_mem = gb_zalloc(ompext_reduce_tree_size(n));

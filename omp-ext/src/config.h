@@ -13,7 +13,8 @@
 #include <stdio.h>
 
 /* AUTO: chosen per team (plan.c): dissemination while the team fits the
-   processors, the combining tree rooted at tid 0 when oversubscribed. */
+   processors, the combining tree rooted at tid 0 when oversubscribed, or
+   the runtime's own barrier where that tree takes no fewer steps. */
 typedef enum {
   OMPEXT_BARRIER_STOCK,
   OMPEXT_BARRIER_DISSEMINATION,

@@ -242,6 +242,43 @@ static int flat_tree_k(int nproc) {
 
 /* ---- barriers ------------------------------------------------------------ */
 
+/* Hand-offs in a row on the longest path through libomp's hyper barrier of
+   2^bits children per level: each hop from a tid to its parent clears the
+   tid's lowest nonzero base-2^bits digit, so a tid reaches tid 0 in as many
+   hops as it has nonzero digits. */
+static int hyper_hops(int nproc, int bits) {
+  const unsigned digit = (1u << bits) - 1;
+  int most = 0;
+  for (unsigned t = 1; t < (unsigned)nproc; ++t) {
+    int hops = 0;
+    for (unsigned v = t; v; v >>= bits)
+      hops += (v & digit) != 0;
+    most = hops > most ? hops : most;
+  }
+  return most;
+}
+
+/* An oversubscribed team pays a scheduler hand-off for each step of a
+   barrier's gather and release (see the top of this file).  Its flat tree
+   takes no fewer steps than the runtime's own barrier where that is flat
+   too (3 to 5 threads with libomp's default 4 children per level); the
+   runtime's barrier then does the same hand-offs with less code around
+   them: at 3 and 4 threads on 2 cores it was 1.5-2 % faster than the
+   plugin's tree, level at 5, and the plugin's 46 % faster at 6 and 8.  So
+   under OMPEXT_BARRIER=auto such a team hands its plain barriers back. */
+static int barrier_steps_aside(const ompext_planner_t *planner,
+                               const ompext_barrier_plan_t *b, int nproc,
+                               int oversubscribed) {
+  const int gather = planner->stock_gather_bits;
+  const int release = planner->stock_release_bits;
+  if (planner->cfg->barrier != OMPEXT_BARRIER_AUTO || !oversubscribed ||
+      b->alg != OMPEXT_BARRIER_TREE || gather < 1 || gather > 16 ||
+      release < 1 || release > 16)
+    return 0;
+  const int steps = 2 * ompext_model_uniform_depth(nproc, b->tree_k);
+  return steps >= hyper_hops(nproc, gather) + hyper_hops(nproc, release);
+}
+
 /* The team's plain barrier (see the top of this file).  Under stock the
    runtime runs its own; the dissemination barrier is laid out, never run. */
 static ompext_barrier_alg_t barrier_for(const ompext_config_t *cfg,
@@ -546,6 +583,8 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
   out->oversubscribed = oversubscribed;
   ompext_plan_served(planner, &out->served);
   plan_barrier(cfg, &model.barrier, nproc, oversubscribed, &out->barrier);
+  if (barrier_steps_aside(planner, &out->barrier, nproc, oversubscribed))
+    out->barrier.alg = OMPEXT_BARRIER_STOCK;
   plan_reduce(cfg, &model, nproc, oversubscribed, planner->processors, out);
   plan_reduce_sizes(cfg, planner->machine, &model, nproc, oversubscribed, out);
   plan_bcast(planner, &model, nproc, oversubscribed, out);
@@ -557,8 +596,9 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
                                               : DEFAULT_TREE_K;
   out->spin_polls = cfg->spin_polls;
   /* The alternatives stay flat: they are kept for comparison. */
-  out->domain_barrier = cfg->barrier == OMPEXT_BARRIER_AUTO ||
-                        cfg->barrier == OMPEXT_BARRIER_DISSEMINATION;
+  out->domain_barrier = (cfg->barrier == OMPEXT_BARRIER_AUTO ||
+                         cfg->barrier == OMPEXT_BARRIER_DISSEMINATION) &&
+                        out->barrier.alg != OMPEXT_BARRIER_STOCK;
   out->from_model = model.barrier.have;
   out->overridden = cfg->dissem_m || cfg->tree_k || cfg->reduce_levels ||
                     cfg->bcast_fanout || cfg->forkjoin_fanout;
@@ -596,6 +636,9 @@ static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,
     break;
   case OMPEXT_BARRIER_TOURNAMENT:
     snprintf(buf, cap, "tournament(k=%d)", b->release_k);
+    break;
+  case OMPEXT_BARRIER_STOCK: /* barrier_steps_aside */
+    snprintf(buf, cap, "stock(no fewer steps than libomp's)");
     break;
   default:
     snprintf(buf, cap, "%s", ompext_barrier_names[b->alg]);

@@ -27,6 +27,9 @@ typedef struct ompext_planner {
   const ompext_config_t *cfg;
   const ompext_machine_t *machine; /* NULL: fixed defaults, no model */
   int processors; /* the process may run on; 0: unknown */
+  /* The runtime's own plain barrier (services' stock_barrier_bits): log2
+     of its children per level, gather and release; 0: unknown. */
+  int stock_gather_bits, stock_release_bits;
 } ompext_planner_t;
 
 /* The paths the plugin serves, and the process-wide switches. */
@@ -41,7 +44,9 @@ typedef struct ompext_plan {
   int nproc;
   int oversubscribed; /* more threads than processors: fewest steps */
   ompext_served_t served;
-  ompext_barrier_plan_t barrier;       /* laid out even when not served */
+  ompext_barrier_plan_t barrier;       /* laid out even when not served;
+                                          alg STOCK: served, but handed back
+                                          to the runtime's own barrier */
   int reduce_tree;                     /* 1: tree gather, 0: atomics */
   int reduce_levels;                   /* tree depth d */
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */

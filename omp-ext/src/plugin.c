@@ -20,7 +20,7 @@
 
 static ompext_config_t config;
 static ompext_machine_t machine;
-static ompext_planner_t planner = {&config, &machine, 0};
+static ompext_planner_t planner = {&config, &machine, 0, 0, 0}; /* bits: plugin_init */
 static ompext_served_t served;
 static ompext_topology_t *topology; /* NULL: every team flat */
 static int topology_loaded;
@@ -35,7 +35,11 @@ static int available_processors(void) {
 }
 
 static int plugin_init(const ompext_services_t *svc) {
-  return ompext_services_install(svc);
+  if (ompext_services_install(svc) != 0)
+    return -1;
+  svc->stock_barrier_bits(&planner.stock_gather_bits,
+                          &planner.stock_release_bits);
+  return 0;
 }
 
 static void plugin_fini(void) { ompext_stats_print_once(stderr); }
@@ -58,20 +62,27 @@ static void *plugin_team_prepare(void *old_ctx, int nproc, int *flags) {
 
 static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
 
-static void plugin_plain_barrier(void *ctx, int gtid, int tid) {
+static int plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
   ompext_reduce_clock_tick(&team->clocks[tid]);
   /* The barrier closing a broadcast whose root asked for a rooted close. */
   if (team->bcast_watch &&
       ompext_bcast_close_here(team->bcast_watch, gtid, tid, team->spin_polls))
-    return;
+    return 1;
+  /* The plan handed the team's barriers back (plan.c, barrier_steps_aside):
+     the same answer for every thread, as the context is the team's. */
+  if (team->barrier_alg == OMPEXT_BARRIER_STOCK) {
+    ompext_stat_add(OMPEXT_STAT_STOCK_BARRIER);
+    return 0;
+  }
   if (team->hier) {
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BARRIER);
     ompext_barrier_hier_wait(team->hier, gtid, tid, team->spin_polls);
   } else
     ompext_barrier_wait(team->barrier_alg, team->barrier, gtid, tid,
                         team->spin_polls);
+  return 1;
 }
 
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,

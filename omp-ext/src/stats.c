@@ -30,6 +30,8 @@ static const struct {
                                       "domain_broadcasts"},
     [OMPEXT_STAT_ROOTED_CLOSE] = {offsetof(ompext_stats_t, rooted_closes),
                                   "rooted_closes"},
+    [OMPEXT_STAT_STOCK_BARRIER] = {offsetof(ompext_stats_t, stock_barriers),
+                                   "stock_barriers"},
 };
 
 OMPEXT_PUBLIC void ompext_stats_read(ompext_stats_t *out) {

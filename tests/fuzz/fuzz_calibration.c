@@ -78,7 +78,7 @@ static void take_as_plugin(const char *text) {
   memset(&machine, 0, sizeof(machine));
   machine.params = params;
   snprintf(machine.source, sizeof(machine.source), "model(fuzz)");
-  const ompext_planner_t planner = {&plugin_defaults, &machine, 0};
+  const ompext_planner_t planner = {&plugin_defaults, &machine, 0, 0, 0};
   fuzz_check_plans(&planner);
 }
 

@@ -128,9 +128,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ompext_config_t cfg;
   ompext_config_parse(&cfg, devnull);
   check_config(&cfg);
-  const ompext_planner_t without_model = {&cfg, NULL, 0};
+  const ompext_planner_t without_model = {&cfg, NULL, 0, 2, 2};
   fuzz_check_plans(&without_model);
-  const ompext_planner_t with_model = {&cfg, &default_machine, 0};
+  const ompext_planner_t with_model = {&cfg, &default_machine, 0, 2, 2};
   fuzz_check_plans(&with_model);
   return 0;
 }

@@ -19,6 +19,11 @@
  *                            the plugin's, also with tasks that start nested
  *                            teams inside them; plain barriers after it are
  *                            the plugin's again (needs OMPEXT_STATS=1)
+ *   --expect-stock-barriers  when the team (OMP_NUM_THREADS, 3 to 5 under
+ *                            OMPEXT_BARRIER=auto) outnumbers the processors,
+ *                            the plugin hands its plain barriers back to the
+ *                            runtime's own, none with one leader per domain
+ *                            (needs OMPEXT_STATS=1)
  *   --expect-replan          a settled team of 2 gets a new context when a
  *                            second root takes the process past the
  *                            processor count, and again once it is gone
@@ -306,9 +311,16 @@ static void copyprivate_declined(void) {
         "declined copyprivate with tasks starting nested teams");
 }
 
+/* The processors the process may run on, read before the runtime binds
+   the initial thread (as the runtime counts them for oversubscription). */
+static int processors;
+
 /* Before main: clang may call into the runtime on entry to main. */
 __attribute__((constructor)) static void capture_early(void) {
   probe_capture_stderr();
+  cpu_set_t set;
+  processors = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+                                                            : 0;
 }
 
 /* A master region between two barriers: everyone sees its write. */
@@ -431,6 +443,7 @@ int main(int argc, char **argv) {
   int nexpect_stderr = 0;
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
   int expect_rooted_closes = 0, expect_replan = 0, expect_cp_stock = 0;
+  int expect_stock_barriers = 0;
   int rounds = 2000, tasks = 1;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
@@ -445,6 +458,8 @@ int main(int argc, char **argv) {
       expect_domains = 1;
     else if (strcmp(argv[i], "--expect-domains=no") == 0)
       expect_domains = -1;
+    else if (strcmp(argv[i], "--expect-stock-barriers") == 0)
+      expect_stock_barriers = 1;
     else if (strcmp(argv[i], "--expect-replan") == 0)
       expect_replan = 1;
     else if (strcmp(argv[i], "--expect-copyprivate-stock") == 0)
@@ -491,6 +506,13 @@ int main(int argc, char **argv) {
   ompext_stats_t stats;
   int loaded = probe_plugin_stats(&stats);
   const char *err = probe_captured_stderr();
+  /* The team outnumbers the processors: under auto its barriers go back. */
+  const int handed_back =
+      expect_stock_barriers && processors > 0 &&
+      omp_get_max_threads() > processors;
+  if (handed_back)
+    check(loaded && stats.counting && stats.stock_barriers > 0,
+          "plain barriers handed back to the runtime's own");
   if (expect_plugin && strcmp(expect_plugin, "yes") == 0) {
     check(loaded, "plugin loaded");
     check(loaded && stats.counting, "plugin counting (OMPEXT_STATS=1)");
@@ -503,9 +525,13 @@ int main(int argc, char **argv) {
                               stats.domain_broadcasts ==
                           0,
             "no collective with one leader per domain");
-    if (expect_domains > 0) {
+    if (expect_domains > 0 && handed_back)
+      check(loaded && stats.domain_barriers == 0,
+            "no barrier with one leader per domain: handed back");
+    else if (expect_domains > 0)
       check(loaded && stats.domain_barriers > 0,
             "barrier with one leader per domain");
+    if (expect_domains > 0) {
       check(loaded && stats.domain_broadcasts > 0,
             "broadcast with one leader per domain");
       if (expect_reductions)

@@ -163,6 +163,12 @@ static void *svc_alloc(size_t bytes) {
 
 static void svc_free(void *p) { free(p); }
 
+/* libomp's defaults: 4 children per level, gather and release. */
+static void svc_stock_barrier_bits(int *gather_bits, int *release_bits) {
+  *gather_bits = 2;
+  *release_bits = 2;
+}
+
 static const ompext_services_t table = {
     .abi_version = OMPEXT_ABI_VERSION,
     .size = sizeof(ompext_services_t),
@@ -173,6 +179,7 @@ static const ompext_services_t table = {
     .alloc = svc_alloc,
     .free_mem = svc_free,
     .reduction_event = NULL,
+    .stock_barrier_bits = svc_stock_barrier_bits,
 };
 
 const ompext_services_t *psvc_table(void) { return &table; }

@@ -20,6 +20,7 @@
  *   alloc    zeroed, aligned to OMPEXT_CACHE_LINE, rounded up to whole
  *            lines; free_mem is free().
  *   reduction_event  NULL: no tool listens.
+ *   stock_barrier_bits  2 and 2, libomp's defaults.
  *
  * Set-up (psvc_set_*) is for the main thread, before it starts the threads
  * that use the table.

@@ -27,7 +27,11 @@
  * Settings from the environment win over the oversubscribed choice.
  * Under OMPEXT_BARRIER=auto (the default) a team that fits gets the
  * dissemination barrier, and an oversubscribed one the combining tree with
- * the fewest levels, the smallest such k, so that tid 0 releases the team.
+ * the fewest levels, the smallest such k, so that tid 0 releases the team;
+ * knowing the runtime's hyper barrier, the oversubscribed team hands its
+ * barriers back to it where the tree takes no fewer steps (2 to 5 threads
+ * with libomp's 4 children per level), with the team's barrier as the
+ * broadcast's close and no domain barrier.
  */
 #include "test_services.h"
 
@@ -56,7 +60,7 @@ static int depth(int n, int k) { return ompext_model_uniform_depth(n, k); }
 static void plan_for(const ompext_config_t *cfg,
                      const ompext_machine_t *machine, int n, int oversubscribed,
                      ompext_plan_t *out) {
-  const ompext_planner_t planner = {cfg, machine, 0};
+  const ompext_planner_t planner = {cfg, machine, 0, 0, 0};
   ompext_plan_build(&planner, n, oversubscribed, out);
 }
 
@@ -64,7 +68,7 @@ static void plan_for(const ompext_config_t *cfg,
 static int says_oversubscribed(const ompext_config_t *cfg,
                                const ompext_machine_t *machine,
                                const ompext_plan_t *p) {
-  const ompext_planner_t planner = {cfg, machine, 0};
+  const ompext_planner_t planner = {cfg, machine, 0, 0, 0};
   char line[512];
   ompext_plan_describe(&planner, p, line, sizeof(line));
   return strstr(line, "oversubscribed") != NULL;
@@ -184,7 +188,7 @@ static void check_reduce_by_processor(const char *set,
   default_config(&cfg);
   for (int processors = 1; processors <= 8; ++processors)
     for (int n = processors + 1; n <= 200; ++n) {
-      const ompext_planner_t planner = {&cfg, machine, processors};
+      const ompext_planner_t planner = {&cfg, machine, processors, 0, 0};
       ompext_plan_t over;
       ompext_plan_build(&planner, n, 1, &over);
       int want = (n + processors - 1) / processors;
@@ -208,7 +212,7 @@ static void check_reduce_by_processor(const char *set,
     }
   cfg.reduce_levels = 1;
   cfg.reduce_fanin[0] = 3;
-  const ompext_planner_t planner = {&cfg, machine, 2};
+  const ompext_planner_t planner = {&cfg, machine, 2, 0, 0};
   ompext_plan_t p;
   ompext_plan_build(&planner, 8, 1, &p);
   if (p.reduce_fanin[0] != 3)
@@ -237,6 +241,71 @@ static void check_auto_barrier(const char *set,
               "smallest tree k with %d levels",
               set, n, ompext_barrier_names[over.barrier.alg], k, levels);
   }
+}
+
+/* A planner that knows the runtime's barrier: 2^gather_bits children per
+   level in its gather, 2^release_bits in its release. */
+static void plan_knowing_stock(const ompext_config_t *cfg,
+                               const ompext_machine_t *machine, int n,
+                               int oversubscribed, int gather_bits,
+                               int release_bits, ompext_plan_t *out) {
+  const ompext_planner_t planner = {cfg, machine, 0, gather_bits,
+                                    release_bits};
+  ompext_plan_build(&planner, n, oversubscribed, out);
+}
+
+/* Under auto, an oversubscribed team hands its plain barriers back where
+   its flat tree takes no fewer steps than libomp's hyper barrier: with 4
+   children per level (libomp's default) that is 2 to 5 threads, whose
+   hyper barrier is flat too; from 6 threads the hyper barrier takes two
+   levels and the tree stays.  With 2 children per level, teams of 2 and 3
+   hand back (tids 1 and 2 are one hop from tid 0, tid 3 two).  Forced barriers, teams that fit and an unknown runtime
+   barrier never hand back. */
+static void check_steps_aside(const char *set,
+                              const ompext_machine_t *machine) {
+  ompext_config_t cfg;
+  default_config(&cfg);
+  cfg.barrier = OMPEXT_BARRIER_AUTO;
+  const ompext_planner_t planner = {&cfg, machine, 0, 2, 2};
+  for (int n = 2; n <= 200; ++n) {
+    ompext_plan_t over, fits, unknown, binary;
+    plan_knowing_stock(&cfg, machine, n, 1, 2, 2, &over);
+    plan_knowing_stock(&cfg, machine, n, 0, 2, 2, &fits);
+    plan_knowing_stock(&cfg, machine, n, 1, 0, 0, &unknown);
+    plan_knowing_stock(&cfg, machine, n, 1, 1, 1, &binary);
+    const ompext_barrier_alg_t want =
+        n <= 5 ? OMPEXT_BARRIER_STOCK : OMPEXT_BARRIER_TREE;
+    if (over.barrier.alg != want)
+      tu_fail("%s n=%d auto, oversubscribed, libomp 4 per level: barrier %s, "
+              "want %s",
+              set, n, ompext_barrier_names[over.barrier.alg],
+              ompext_barrier_names[want]);
+    if (fits.barrier.alg != OMPEXT_BARRIER_DISSEMINATION ||
+        unknown.barrier.alg != OMPEXT_BARRIER_TREE)
+      tu_fail("%s n=%d auto: fits %s, libomp's barrier unknown %s", set, n,
+              ompext_barrier_names[fits.barrier.alg],
+              ompext_barrier_names[unknown.barrier.alg]);
+    if (binary.barrier.alg !=
+        (n <= 3 ? OMPEXT_BARRIER_STOCK : OMPEXT_BARRIER_TREE))
+      tu_fail("%s n=%d auto, oversubscribed, libomp 2 per level: barrier %s",
+              set, n, ompext_barrier_names[binary.barrier.alg]);
+    if (over.barrier.alg == OMPEXT_BARRIER_STOCK) {
+      char line[512];
+      ompext_plan_describe(&planner, &over, line, sizeof(line));
+      if (!strstr(line, "barrier=stock(") ||
+          over.bcast.close != OMPEXT_BCAST_CLOSE_BARRIER ||
+          over.domain_barrier)
+        tu_fail("%s n=%d handed back: close %s, domain barrier %d, line %s",
+                set, n, ompext_bcast_close_names[over.bcast.close],
+                over.domain_barrier, line);
+    }
+  }
+  cfg.barrier = OMPEXT_BARRIER_TREE;
+  ompext_plan_t forced;
+  plan_knowing_stock(&cfg, machine, 4, 1, 2, 2, &forced);
+  if (forced.barrier.alg != OMPEXT_BARRIER_TREE)
+    tu_fail("%s OMPEXT_BARRIER=tree, 4 threads oversubscribed: barrier %s", set,
+            ompext_barrier_names[forced.barrier.alg]);
 }
 
 static void check_environment_wins(const ompext_machine_t *machine) {
@@ -342,6 +411,7 @@ int main(void) {
   check_scalar_class();
   check_sizes("no model", NULL);
   check_auto_barrier("no model", NULL);
+  check_steps_aside("no model", NULL);
   check_reduce_by_processor("no model", NULL);
   check_environment_wins(NULL);
   check_saturation();
@@ -356,6 +426,7 @@ int main(void) {
              ompext_model_builtin_names[i]);
     check_sizes(ompext_model_builtin_names[i], &machine);
     check_auto_barrier(ompext_model_builtin_names[i], &machine);
+    check_steps_aside(ompext_model_builtin_names[i], &machine);
     check_reduce_by_processor(ompext_model_builtin_names[i], &machine);
     check_environment_wins(&machine);
     ++sets;

@@ -16,8 +16,12 @@ static int within(long v, long lo, long hi) { return v >= lo && v <= hi; }
 
 int plan_bounds_check(const ompext_plan_t *p, char *why, size_t cap) {
   const ompext_barrier_plan_t *b = &p->barrier;
+  /* STOCK: an oversubscribed team handing its barriers back (plan.c). */
   REQUIRE(
-      within(b->alg, OMPEXT_BARRIER_DISSEMINATION, OMPEXT_BARRIER_CENTRALIZED),
+      within(b->alg, OMPEXT_BARRIER_DISSEMINATION,
+             OMPEXT_BARRIER_CENTRALIZED) ||
+          (b->alg == OMPEXT_BARRIER_STOCK && p->oversubscribed &&
+           !p->domain_barrier),
       "barrier %d", (int)b->alg);
   REQUIRE(within(b->dissem_m, 1, OMPEXT_MAX_M), "m=%d", b->dissem_m);
   REQUIRE(within(b->tree_k, OMPEXT_MIN_TREE_K, OMPEXT_MAX_FANIN),

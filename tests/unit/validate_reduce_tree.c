@@ -215,7 +215,7 @@ static void run_config(const tu_options_t *o, const char *text,
   cfg.reduce = OMPEXT_REDUCE_TREE;
   cfg.reduce_levels = len;
   memcpy(cfg.reduce_fanin, fanin, sizeof(int) * (size_t)len);
-  const ompext_planner_t planner = {&cfg, NULL, 0};
+  const ompext_planner_t planner = {&cfg, NULL, 0, 0, 0};
   ompext_plan_t params;
   ompext_plan_build(&planner, n, 0, &params);
   check_levels(n, fanin, len, text, &params);

@@ -48,8 +48,10 @@ extern "C" {
    OMPEXT_REDUCE_METHOD_CRITICAL.
    4: team_prepare's tree_changed became flags, with
    OMPEXT_PREPARE_SETTLED: the runtime skips the call while it holds.
-   5: bcast gained site. */
-#define OMPEXT_ABI_VERSION 5u
+   5: bcast gained site.
+   6: plain_barrier may hand a barrier back (returns 0); services gained
+   stock_barrier_bits. */
+#define OMPEXT_ABI_VERSION 6u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -113,6 +115,10 @@ typedef struct ompext_services {
   /* Tool events around each combine of a reduction (begin != 0, then 0),
      as the stock gathers report them; may be NULL. */
   void (*reduction_event)(int gtid, int begin);
+  /* The runtime's own plain barrier, the one a plain_barrier that returns 0
+     hands over to: log2 of its children per level in the gather and in the
+     release (libomp's hyper barrier; 0: not a tree of this kind). */
+  void (*stock_barrier_bits)(int *gather_bits, int *release_bits);
 } ompext_services_t;
 
 typedef struct ompext_ops {
@@ -151,9 +157,12 @@ typedef struct ompext_ops {
      (or stops giving it a context). */
   void (*team_free)(void *ctx);
 
-  /* (a) Plain barrier: returns once every thread of the team has called it
-     for this episode.  All nproc threads call it. */
-  void (*plain_barrier)(void *ctx, int gtid, int tid);
+  /* (a) Plain barrier: returns nonzero once every thread of the team has
+     called it for this episode.  All nproc threads call it.  Returns 0 at
+     once, having waited for nobody, to hand this episode to the runtime's
+     own barrier (gather and release); every thread of the team must then
+     get 0 for the same episode. */
+  int (*plain_barrier)(void *ctx, int gtid, int tid);
 
   /* (b) Reduction gather: every thread passes its reduce_data; when tid 0
      returns, its data holds the combination of all threads' data, combined

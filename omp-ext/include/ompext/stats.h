@@ -32,6 +32,9 @@ typedef struct ompext_stats {
   /* per thread: plain barriers that closed a broadcast as a barrier rooted
      at its root (OMPEXT_BCAST_CLOSE) */
   uint64_t rooted_closes;
+  /* per thread: plain barriers handed back to the runtime's own barrier
+     (an oversubscribed team whose plan steps aside, see OMPEXT_VERBOSE) */
+  uint64_t stock_barriers;
   int counting;            /* nonzero when OMPEXT_STATS enabled counting */
 } ompext_stats_t;
 
