@@ -410,8 +410,11 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "## Never slower"
     echo
     echo "Every measurement, size and thread count where ext/stock per round is above"
-    echo "1.00 in this run, with the gap (per-round ratio minus 1) and the spread of the"
-    echo "rounds' ratios (iqr)."
+    echo "1.00 in this run, with the gap (per-round ratio minus 1), the spread of the"
+    echo "rounds' ratios (iqr), how many rounds had ext slower, and the one-sided sign"
+    echo "test: the chance of at least that many slower rounds if each round were a"
+    echo "coin toss between the runtimes. A large value (say above 0.05) means this"
+    echo "run cannot tell the gap from its noise."
     echo
     awk -f "$script_dir/slower.awk" "$work/paired.csv"
     echo

@@ -9,10 +9,11 @@
 #   RAW_CSV  header, then round,runtime,threads,measurement,bytes,
 #            median_overhead_us,... (one line per run and measurement)
 #
-# Output (CSV): measurement,bytes,threads,rounds,median_ratio,iqr
+# Output (CSV): measurement,bytes,threads,rounds,median_ratio,iqr,rounds_slower
 # (rounds: how many rounds had both values > 0; rows without any are left out;
 # iqr: the interquartile range of the per-round ratios, exclusive quartiles,
-# the range itself under 4 rounds)
+# the range itself under 4 rounds; rounds_slower: of those rounds, how many
+# had a ratio above 1)
 
 BEGIN {
     FS = ","
@@ -32,7 +33,7 @@ $2 == base || $2 == test {
     rounds[$1] = 1
 }
 END {
-    print "measurement,bytes,threads,rounds,median_ratio,iqr"
+    print "measurement,bytes,threads,rounds,median_ratio,iqr,rounds_slower"
     for (i = 1; i <= nrows; i++) {
         row = order[i]
         n = 0
@@ -42,10 +43,13 @@ END {
                 r[++n] = value[row, round, test] / value[row, round, base]
         if (n == 0)
             continue
+        slower = 0
+        for (j = 1; j <= n; j++)
+            slower += r[j] > 1
         median = sorted_median(r, n)   # sorts r
         iqr = (n < 4) ? r[n] - r[1] : quartile(r, n, 3) - quartile(r, n, 1)
         split(row, k, SUBSEP)
-        printf "%s,%s,%s,%d,%.4f,%.4f\n", k[1], k[2], k[3], n, median, iqr
+        printf "%s,%s,%s,%d,%.4f,%.4f,%d\n", k[1], k[2], k[3], n, median, iqr, slower
     }
 }
 

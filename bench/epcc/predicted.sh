@@ -45,7 +45,7 @@ predict() {
 }
 
 echo "measurement,bytes,threads,measured_ratio,iqr,ext_algorithm,ext_min_ns,ext_max_ns,stock_min_ns,stock_max_ns,ratio_lo,ratio_hi,verdict"
-while IFS=, read -r name bytes threads _rounds ratio iqr; do
+while IFS=, read -r name bytes threads _rounds ratio iqr _slower; do
     [[ $name == measurement ]] && continue
     case $name in
         BARRIER) ops=(barrier) ;;

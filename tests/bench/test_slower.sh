@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# bench/epcc/paired.awk and slower.awk on made-up rounds: the per-round
+# ratio, the count of rounds with ext slower, and the one-sided sign test
+# of make bench's "never slower" table (no timing).
+#
+#   test_slower.sh EPCC_DIR
+set -euo pipefail
+dir=$1
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+check() { # check WHAT EXPECTED ACTUAL
+    if [[ $2 == "$3" ]]; then echo "ok: $1"; else echo "FAIL: $1: expected '$2', got '$3'"; fails=$((fails + 1)); fi
+}
+
+# 10 rounds: A slower in 9 of them, B in every other one, C never (level
+# in one).
+{
+    echo "round,runtime,threads,measurement,bytes,median_overhead_us"
+    for r in $(seq 1 10); do
+        echo "$r,stock,2,A,0,1.0"
+        if ((r <= 9)); then echo "$r,ext,2,A,0,1.1"; else echo "$r,ext,2,A,0,0.9"; fi
+        echo "$r,stock,4,B,8,1.0"
+        if ((r % 2 == 0)); then echo "$r,ext,4,B,8,1.2"; else echo "$r,ext,4,B,8,0.95"; fi
+        echo "$r,stock,2,C,0,1.0"
+        if ((r == 10)); then echo "$r,ext,2,C,0,1.0"; else echo "$r,ext,2,C,0,0.8"; fi
+    done
+} >"$work/raw.csv"
+awk -f "$dir/median.awk" -f "$dir/paired.awk" "$work/raw.csv" >"$work/paired.csv"
+check "paired header" "measurement,bytes,threads,rounds,median_ratio,iqr,rounds_slower" \
+    "$(sed -n 1p "$work/paired.csv")"
+check "A: 9 of 10 rounds slower" "A,0,2,10,1.1000,0.0000,9" "$(grep '^A,' "$work/paired.csv")"
+check "B: 5 of 10 rounds slower" "10,5" "$(awk -F, '$1 == "B" { print $4 "," $7 }' "$work/paired.csv")"
+check "C: no round slower" "C,0,2,10,0.8000,0.0000,0" "$(grep '^C,' "$work/paired.csv")"
+
+awk -f "$dir/slower.awk" "$work/paired.csv" >"$work/slower.md"
+# P(X >= 9) for 10 fair tosses: 11/1024; P(X >= 5): 638/1024.
+check "A's row" "| A | 0 | 2 | 1.10 | +10% | 0.00 | 9 of 10 | 0.011 |" "$(grep '^| A ' "$work/slower.md")"
+check "B's sign test" "0.623" "$(awk -F' [|] ' '$1 == "| B" { print $8 }' "$work/slower.md" | tr -d ' |')"
+check "A first (largest gap)" "| A " "$(sed -n 3p "$work/slower.md" | cut -c1-4)"
+check "C is not listed" "0" "$(grep -c '^| C ' "$work/slower.md" || true)"
+
+printf 'round,runtime,threads,measurement,bytes,median_overhead_us\n1,stock,2,C,0,1.0\n1,ext,2,C,0,0.9\n' >"$work/none.csv"
+check "no slower row" "No measurement, size or thread count was slower on ext than on stock." \
+    "$(awk -f "$dir/median.awk" -f "$dir/paired.awk" "$work/none.csv" | awk -f "$dir/slower.awk")"
+
+((fails == 0)) || { echo "$fails check(s) failed"; exit 1; }
+echo "test_slower: all checks passed"
