@@ -263,9 +263,10 @@ static int hyper_hops(int nproc, int bits) {
    takes no fewer steps than the runtime's own barrier where that is flat
    too (3 to 5 threads with libomp's default 4 children per level); the
    runtime's barrier then does the same hand-offs with less code around
-   them: at 3 and 4 threads on 2 cores it was 1.5-2 % faster than the
-   plugin's tree, level at 5, and the plugin's 46 % faster at 6 and 8.  So
-   under OMPEXT_BARRIER=auto such a team hands its plain barriers back. */
+   them: at 3 and 4 threads on 2 cores, in calm spells, it was 1.5-2 %
+   faster than the plugin's tree, level at 5, while the plugin's took 46 %
+   less time at 6 and 8 (noisy spells: docs/ARCHITECTURE.md).  So under
+   OMPEXT_BARRIER=auto such a team hands its plain barriers back. */
 static int barrier_steps_aside(const ompext_planner_t *planner,
                                const ompext_barrier_plan_t *b, int nproc,
                                int oversubscribed) {

@@ -20,7 +20,8 @@
 
 static ompext_config_t config;
 static ompext_machine_t machine;
-static ompext_planner_t planner = {&config, &machine, 0, 0, 0}; /* bits: plugin_init */
+/* The runtime barrier's branch bits are set by plugin_init. */
+static ompext_planner_t planner = {&config, &machine, 0, 0, 0};
 static ompext_served_t served;
 static ompext_topology_t *topology; /* NULL: every team flat */
 static int topology_loaded;
