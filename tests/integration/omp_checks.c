@@ -401,11 +401,8 @@ static int region_of_two(void) {
 }
 
 static void replan_when_crossing(void) {
-  cpu_set_t set;
-  int width = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
-                                                           : 0;
-  check(width >= 2, "replan check: at least 2 processors to run on");
-  if (width < 2)
+  check(processors >= 2, "replan check: at least 2 processors to run on");
+  if (processors < 2)
     return;
   int wrong = 0;
   for (int i = 0; i < 50; ++i)
@@ -413,7 +410,7 @@ static void replan_when_crossing(void) {
   const unsigned long long settled = teams_prepared();
   pthread_t root;
   atomic_store(&second_root_state, 0);
-  int started = pthread_create(&root, NULL, second_root, &width) == 0;
+  int started = pthread_create(&root, NULL, second_root, &processors) == 0;
   check(started, "replan check: second root started");
   if (!started)
     return;

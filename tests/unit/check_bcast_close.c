@@ -47,6 +47,13 @@ static void *make_close(int time_copies) {
                                  0, time_copies, 0);
 }
 
+/* A copy that takes ns: the caller keeps its processor meanwhile. */
+static void busy_for(uint64_t ns) {
+  const uint64_t until = ompext_now_ns() + ns;
+  while (ompext_now_ns() < until)
+    ;
+}
+
 /* One receiver (tid 1) through the broadcasts from root 0 that hold its
    sample number `sample` (from 0): one while it times each copy, then
    SAMPLE_EVERY, so that exactly one of them is timed; that copy is long
@@ -55,11 +62,8 @@ static void one_sample(ompext_bcast_close_t *c, int sample, int long_copy) {
   const int broadcasts = sample < FIRST_SAMPLES ? 1 : SAMPLE_EVERY;
   for (int i = 0; i < broadcasts; ++i) {
     ompext_bcast_close_note(c, 1, 0, 0, 0);
-    if (long_copy) {
-      const uint64_t until = ompext_now_ns() + LONG_NS + 1000000;
-      while (ompext_now_ns() < until)
-        ;
-    }
+    if (long_copy)
+      busy_for(LONG_NS + 1000000);
     if (ompext_bcast_close_take(c, 1) != -1)
       tu_fail("a broadcast without a rooted close named a root");
   }
@@ -105,11 +109,8 @@ static void lead_thread(int tid, void *arg) {
   lead_run_t *r = arg;
   for (int i = 0; i < LEAD_ROUNDS; ++i) {
     ompext_bcast_close_note(r->close, tid, 0, 1, tid == 0);
-    if (tid == 1) {
-      const uint64_t until = ompext_now_ns() + r->copy_ns;
-      while (ompext_now_ns() < until)
-        ;
-    }
+    if (tid == 1)
+      busy_for(r->copy_ns);
     if (ompext_bcast_close_take(r->close, tid) != 0)
       tu_fail("tid %d: the rooted close did not name root 0", tid);
     const uint64_t start = ompext_now_ns();
