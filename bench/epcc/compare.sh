@@ -28,6 +28,7 @@
 #   BENCH_EXT_LIB_DIR      ext runtime                        [build/ext/lib]
 #   BENCH_CALIBRATION      machine parameters for ext (OMPEXT_CALIBRATION)
 #                                                             [measured now by ompext-calibrate]
+#   BENCH_PHASES_REGIONS   regions per phases run (0: no phases) [20000; quick 5000]
 #   BENCH_STRICT=1         exit 1 if a value is missing or a run failed (tests)
 # Relative paths are taken from the repository root.
 set -euo pipefail
@@ -93,6 +94,7 @@ else
     run_timeout=${BENCH_RUN_TIMEOUT:-300}
 fi
 stacksize=${BENCH_STACKSIZE:-8M}
+if [[ $mode == quick ]]; then phases_regions=${BENCH_PHASES_REGIONS:-5000}; else phases_regions=${BENCH_PHASES_REGIONS:-20000}; fi
 bin_dir=${BENCH_BIN_DIR:-build/ext/bin}
 stock_lib=${BENCH_STOCK_LIB_DIR:-build/stock/lib}
 ext_lib=${BENCH_EXT_LIB_DIR:-build/ext/lib}
@@ -110,6 +112,7 @@ done
 [[ $run_timeout =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUN_TIMEOUT must be a positive integer"
 [[ $measure_timeout =~ ^[1-9][0-9]*$ ]] || die "BENCH_MEASURE_TIMEOUT must be a positive integer"
 [[ $machine =~ ^[A-Za-z0-9._-]+$ ]] || die "BENCH_MACHINE may only use letters, digits, '.', '_', '-'"
+[[ $phases_regions =~ ^[0-9]+$ ]] || die "BENCH_PHASES_REGIONS must be a non-negative integer"
 
 # ---- runtimes -----------------------------------------------------------------
 
@@ -305,6 +308,35 @@ measure() {
     done
 }
 
+# Where a region's time goes (bench/floor/phases.c): once per round on stock
+# and ext, in the rounds' rotating order, with a team of one thread per
+# core; x86 only, and needs two cores.
+phases_bin=$bin_dir/phases-clang
+phases_raw=$work/phases.csv
+echo "round,runtime,kind,phase,threads,median_ns" >"$phases_raw"
+phases_problems=
+run_phases=0
+((phases_regions > 0 && cores >= 2)) && [[ -x $phases_bin ]] && run_phases=1
+measure_phases() {
+    local round=$1 j rt status
+    for ((j = 0; j < 2; j++)); do
+        rt=ext
+        (((round + j) % 2 == 0)) && rt=stock
+        status=0
+        timeout -k 5 "$run_timeout" env -u LD_LIBRARY_PATH "${omp_env[@]}" OMP_NUM_THREADS="$cores" \
+            LD_LIBRARY_PATH="${rt_lib[$rt]}" ${rt_env[$rt]:+"${rt_env[$rt]}"} \
+            "$phases_bin" --regions "$phases_regions" >"$work/phases-run.csv" 2>"$work/phases-run.err" ||
+            status=$?
+        if ((status != 0)); then
+            sed -n '1,5s/^/    /p' "$work/phases-run.err" >&2
+            phases_problems+="- round $round, phases on $rt: $(status_name "$status")"$'\n'
+            continue
+        fi
+        awk -F, -v OFS=, -v round="$round" -v rt="$rt" 'NR > 1 && NF == 4 { print round, rt, $1, $2, $3, $4 }' \
+            "$work/phases-run.csv" >>"$phases_raw"
+    done
+}
+
 say "compare.sh: $mode mode: $rounds rounds x threads {$threads} x {${runtimes[*]}} = $total_runs runs"
 say "compare.sh: test time $test_time us, $outer_reps outer repetitions, limits ${measure_timeout}s per measurement and ${run_timeout}s per run"
 say "compare.sh: results -> $results_dir"
@@ -327,6 +359,7 @@ for ((round = 1; round <= rounds; round++)); do
             last_seconds[$rt/$nthreads]=$((SECONDS - run_start))
         done
     done
+    ((run_phases)) && measure_phases "$round"
 done
 elapsed=$((SECONDS - start_time))
 say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
@@ -336,6 +369,7 @@ say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
 mkdir -p "$results_dir"
 cp "$raw" "$results_dir/raw.csv"
 cp "$calibration" "$results_dir/calibration.txt"
+if ((run_phases)); then cp "$phases_raw" "$results_dir/phases.csv"; else rm -f "$results_dir/phases.csv"; fi
 awk -v runtimes="${runtimes[*]}" -v threads="$threads" -v partial="stock-gcc ext-gcc" \
     -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
@@ -449,6 +483,26 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo
     awk -f "$script_dir/size_label.awk" -f "$script_dir/predicted_table.awk" "$results_dir/predicted.csv"
     echo
+    if ((run_phases)); then
+        echo "## Where a region's time goes"
+        echo
+        echo "bench/floor/phases.c on stock and ext, once per round, $cores threads (same"
+        echo "environment): the primary's time-stamp counter before a region to the"
+        echo "latest worker's first stamp in the body (fork), to the primary's own (primary);"
+        echo "the latest last stamp in the body to the primary's stamp after the region"
+        echo "(join: the arrival reaching the primary, and a reduction's combine); the"
+        echo "primary's body; before to after (total); overhead = total - body, as EPCC"
+        echo "counts it. Medians over the rounds of each run's median over"
+        echo "$phases_regions regions; every run's rows are in \`phases.csv\`."
+        echo
+        if [[ -n $phases_problems ]]; then
+            echo "Runs that did not finish:"
+            echo
+            printf '%s\n' "$phases_problems"
+        fi
+        awk -f "$script_dir/median.awk" -f "$script_dir/phases.awk" "$phases_raw"
+        echo
+    fi
     echo "## Targets of the issue \"Model-optimized collectives\""
     echo
     echo "Ratios are ext/stock medians of this run, the status is theirs; \"per"
@@ -481,9 +535,13 @@ if [[ ${BENCH_STRICT:-0} == 1 ]]; then
     if ((${#gcc_items[@]} > 0)) && (($(wc -l <"$work/paired-gcc.csv") < 2)); then
         die "strict mode: no gcc-binary reduction was measured on both stock and ext"
     fi
+    [[ -z $phases_problems ]] || die "strict mode: phases runs failed:
+$phases_problems"
     if [[ -n $problems || $missing -gt 0 ]]; then
         die "strict mode: $missing missing value(s)${problems:+; unfinished runs:
 $problems}"
     fi
 fi
-say "compare.sh: wrote $results_dir/{results.csv,raw.csv,predicted.csv,summary.md$(command -v gnuplot >/dev/null && echo ,summary.png,predicted.png)}"
+phases_file=
+((run_phases)) && phases_file=phases.csv,
+say "compare.sh: wrote $results_dir/{results.csv,raw.csv,predicted.csv,${phases_file}summary.md$(command -v gnuplot >/dev/null && echo ,summary.png,predicted.png)}"
