@@ -135,8 +135,12 @@ rt_require=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=libgomp [stock-gcc]=$sto
 same_runtime=0
 [[ $(realpath "$stock_lib/libomp.so.5") == $(realpath "$ext_lib/libomp.so.5") ]] && same_runtime=1
 
-# The environment of every run: pinned threads, active waiting, no tools.
-omp_env=(OMP_PROC_BIND=close OMP_PLACES=cores OMP_WAIT_POLICY=active OMP_TOOL=disabled
+# The environment of every run: each thread pinned to one CPU (the thread
+# counts above count CPUs), active waiting, no tools. OMP_PLACES=threads,
+# not cores: where libomp reads the CPUs as hardware threads of fewer cores
+# (some virtual machines: 2 CPUs as one core), "cores" leaves threads
+# free to move between CPUs.
+omp_env=(OMP_PROC_BIND=close OMP_PLACES=threads OMP_WAIT_POLICY=active OMP_TOOL=disabled
          OMP_STACKSIZE="$stacksize")
 
 # run_syncbench RUNTIME THREADS ARGS... : one benchmark process, time-limited.
