@@ -124,11 +124,26 @@ static void build_topology(const ompext_planner_t *planner, ompext_team_t *t) {
     }
   ompext_topology_layout_build(t->topology, t->pu_of_tid, &t->layout);
   t->topology_built = 1;
-  if (t->layout.ndomains > 1)
+  /* Leaders only pay where a domain holds several threads: with one thread
+     in each, every thread is its domain's leader and the flat collectives
+     are already the trees among leaders, without the domain steps (2
+     threads on 2 L3 domains, 6 rounds interleaved, laid out against flat:
+     barrier 0.142 against 0.134 us, single 0.142 against 0.135,
+     copyprivate of 4 KiB 0.385 against 0.338). */
+  const int one_per_domain = t->layout.ndomains == t->nproc;
+  if (t->layout.ndomains > 1 && !one_per_domain)
     t->domains = &t->layout;
   compile_forkjoin_tree(t);
-  if (!t->domains)
+  if (!t->domains) {
+    if (one_per_domain && t->nproc > 1 && t->plan.served.verbose &&
+        first_time(topology_seen, t->nproc))
+      fprintf(stderr,
+              "omp-ext: team of %d: one thread in each of %d %s domains: "
+              "flat, every thread its domain's leader\n",
+              t->nproc, t->layout.ndomains,
+              ompext_topology_domain_kind(t->topology));
     return;
+  }
   if (t->plan.served.verbose && first_time(topology_seen, t->nproc))
     fprintf(stderr,
             "omp-ext: team of %d: %d %s domains, fork/join, reduction and "
