@@ -6,12 +6,7 @@
 #   test_phases.sh EPCC_DIR PHASES_BIN LIB_DIR
 set -euo pipefail
 dir=$1 bin=$2 lib=$3
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-check() { # check WHAT EXPECTED ACTUAL
-    if [[ $2 == "$3" ]]; then echo "ok: $1"; else echo "FAIL: $1: expected '$2', got '$3'"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 # Three rounds; handoff 100 ns. stock: overhead 600 (region) and 500
 # (reduction); ext: 450 (0.75: met) and 420 (target 0.8 * 500 = 400, floor
@@ -71,5 +66,4 @@ status=0
 run OMP_NUM_THREADS=2 "$bin" --bogus >/dev/null 2>&1 || status=$?
 check "an unknown option is refused" "2" "$status"
 
-((fails == 0)) || { echo "$fails check(s) failed"; exit 1; }
-echo "test_phases: all checks passed"
+checks_done test_phases

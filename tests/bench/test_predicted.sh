@@ -8,12 +8,7 @@
 #   test_predicted.sh OMPEXT_MODEL PREDICTED_SH
 set -euo pipefail
 model=$1 predicted=$2
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-check() { # check WHAT EXPECTED ACTUAL
-    if [[ $2 == "$3" ]]; then echo "ok: $1"; else echo "FAIL: $1: expected '$2', got '$3'"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 "$model" --params default --print-params >"$work/params.txt"
 
@@ -81,4 +76,4 @@ status=0
 "$predicted" "$model" "$work/none.txt" "$work/paired.csv" 2 >/dev/null 2>&1 || status=$?
 check "missing calibration exits 2" 2 "$status"
 
-((fails == 0)) || { echo "$fails check(s) failed"; exit 1; }
+checks_done test_predicted

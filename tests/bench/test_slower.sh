@@ -6,12 +6,7 @@
 #   test_slower.sh EPCC_DIR
 set -euo pipefail
 dir=$1
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-fails=0
-check() { # check WHAT EXPECTED ACTUAL
-    if [[ $2 == "$3" ]]; then echo "ok: $1"; else echo "FAIL: $1: expected '$2', got '$3'"; fails=$((fails + 1)); fi
-}
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 # 10 rounds: A slower in 9 of them, B in every other one, C never (level
 # in one).
@@ -44,5 +39,4 @@ printf 'round,runtime,threads,measurement,bytes,median_overhead_us\n1,stock,2,C,
 check "no slower row" "No measurement, size or thread count was slower on ext than on stock." \
     "$(awk -f "$dir/median.awk" -f "$dir/paired.awk" "$work/none.csv" | awk -f "$dir/slower.awk")"
 
-((fails == 0)) || { echo "$fails check(s) failed"; exit 1; }
-echo "test_slower: all checks passed"
+checks_done test_slower
