@@ -149,11 +149,18 @@ omp_env=(OMP_PROC_BIND=close OMP_PLACES=threads OMP_WAIT_POLICY=active OMP_TOOL=
 run_syncbench() {
     local rt=$1 nthreads=$2
     shift 2
+    run_on "$rt" "$nthreads" "${rt_bin[$rt]}" --require-runtime "${rt_require[$rt]}" "$@"
+}
+
+# run_on RUNTIME THREADS PROGRAM ARGS... : PROGRAM in the environment of
+# every run, on RUNTIME's library (and its OMPEXT_* settings), time-limited.
+run_on() {
+    local rt=$1 nthreads=$2
+    shift 2
     local -a env_vars=("${omp_env[@]}" OMP_NUM_THREADS="$nthreads")
     [[ -n ${rt_lib[$rt]} ]] && env_vars+=(LD_LIBRARY_PATH="${rt_lib[$rt]}")
     [[ -n ${rt_env[$rt]:-} ]] && env_vars+=("${rt_env[$rt]}")
-    timeout -k 5 "$run_timeout" env -u LD_LIBRARY_PATH "${env_vars[@]}" \
-        "${rt_bin[$rt]}" --require-runtime "${rt_require[$rt]}" "$@"
+    timeout -k 5 "$run_timeout" env -u LD_LIBRARY_PATH "${env_vars[@]}" "$@"
 }
 
 measure_args=()
@@ -314,7 +321,7 @@ measure() {
 
 # Where a region's time goes (bench/floor/phases.c): once per round on stock
 # and ext, in the rounds' rotating order, with a team of one thread per
-# core; x86 only, and needs two cores.
+# CPU; x86 only, and needs two CPUs.
 phases_bin=$bin_dir/phases-clang
 phases_raw=$work/phases.csv
 echo "round,runtime,kind,phase,threads,median_ns" >"$phases_raw"
@@ -327,10 +334,8 @@ measure_phases() {
         rt=ext
         (((round + j) % 2 == 0)) && rt=stock
         status=0
-        timeout -k 5 "$run_timeout" env -u LD_LIBRARY_PATH "${omp_env[@]}" OMP_NUM_THREADS="$cores" \
-            LD_LIBRARY_PATH="${rt_lib[$rt]}" ${rt_env[$rt]:+"${rt_env[$rt]}"} \
-            "$phases_bin" --regions "$phases_regions" >"$work/phases-run.csv" 2>"$work/phases-run.err" ||
-            status=$?
+        run_on "$rt" "$cores" "$phases_bin" --regions "$phases_regions" \
+            >"$work/phases-run.csv" 2>"$work/phases-run.err" || status=$?
         if ((status != 0)); then
             sed -n '1,5s/^/    /p' "$work/phases-run.err" >&2
             phases_problems+="- round $round, phases on $rt: $(status_name "$status")"$'\n'
