@@ -56,7 +56,13 @@
  * changes again, so a thread that read one keeps its site and method
  * beside its clock and answers the site's next calls from there (the
  * lookup and the decision's unpacking were most of a call: about 45
- * instructions, callgrind).
+ * instructions, callgrind).  A settled atomic or critical answer, and the
+ * one-item answer of a site the team keeps no record of, goes to the
+ * runtime with OMPEXT_REDUCE_METHOD_SETTLED: the runtime then keeps it and
+ * stops asking (the call's 85 instructions per thread and reduction were
+ * about 4% of a 2-thread region with a scalar reduction).  Never so for
+ * the tree: every call sets what tid 0's next tree gather reads (whether
+ * it probes, and for which site), so a gather must follow a call.
  */
 #include "reduce_choice.h"
 
@@ -90,6 +96,7 @@ static int unpack_at(uint64_t word, uint64_t now) {
 
 const char *ompext_reduce_method_name(int method) {
   static const char *const names[] = {"stock", "atomic", "tree", "critical"};
+  method &= ~OMPEXT_REDUCE_METHOD_SETTLED;
   return method >= 0 && method < 4 ? names[method] : "?";
 }
 
@@ -158,6 +165,15 @@ static void note_running(ompext_reduce_clock_t *clock, int tid,
   clock->probing = 0;
 }
 
+/* A final answer, marked for the runtime to keep unless it is the tree
+   (see the top). */
+static int final_answer(int method) {
+  return method == OMPEXT_REDUCE_METHOD_ATOMIC ||
+                 method == OMPEXT_REDUCE_METHOD_CRITICAL
+             ? method | OMPEXT_REDUCE_METHOD_SETTLED
+             : method;
+}
+
 int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
                                 uintptr_t key, unsigned allowed) {
   const ompext_reduce_sizes_t *sizes = rc->sizes;
@@ -165,15 +181,15 @@ int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
   ompext_reduce_clock_t *clock = &rc->clocks[tid];
   if (key && clock->settled_key == key && clock->settled_allowed == allowed) {
     note_running(clock, tid, clock->settled_site, allowed);
-    return clock->settled_method;
+    return final_answer(clock->settled_method);
   }
   const uint64_t now = clock->ticks;
   ompext_reduce_site_t *site = NULL;
   if (sizes->sized && (allowed & OMPEXT_REDUCE_ALLOW_TREE) && key)
     site = site_of(rc, key);
   note_running(clock, tid, site, allowed);
-  if (!site)
-    return sizes->one_item[allowed];
+  if (!site) /* final: nothing here changes while the team's context lives */
+    return final_answer(sizes->one_item[allowed]);
   /* Acquire: pairs with tid 0's release in ompext_reduce_choice_measured
      (only needed by threads at the switch time or later, see the top). */
   const uint64_t word =
@@ -184,7 +200,8 @@ int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
     return OMPEXT_REDUCE_METHOD_TREE;
   }
   const int method = unpack_at(word, now);
-  if (old_method_of(word) == new_method_of(word)) {
+  const int settled = old_method_of(word) == new_method_of(word);
+  if (settled) {
     /* Settled: the site's method for the rest of the team's life, which
        this thread keeps beside its clock, off the shared site's line. */
     clock->settled_key = key;
@@ -202,7 +219,7 @@ int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
     clock->probing =
         method == OMPEXT_REDUCE_METHOD_TREE && site->probes < OMPEXT_REDUCE_PROBES;
   }
-  return method;
+  return settled ? final_answer(method) : method;
 }
 
 int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc) {

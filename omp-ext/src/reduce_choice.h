@@ -83,7 +83,9 @@ void ompext_reduce_choice_init(ompext_reduce_choice_t *rc,
 
 /* The method (enum ompext_reduce_method) for this thread's reduction at
    site key with the compiler's allowed methods.  Every thread of the team
-   gets the same answer for the same reduction. */
+   gets the same answer for the same reduction.  An atomic or critical
+   answer that this thread will get again for this key and allowed, for as
+   long as the choice lives, has OMPEXT_REDUCE_METHOD_SETTLED added. */
 int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
                                 uintptr_t key, unsigned allowed);
 
@@ -95,7 +97,8 @@ int ompext_reduce_choice_probing(const ompext_reduce_choice_t *rc);
 void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
                                    double combine_ns, double reference_ns);
 
-/* "stock", "atomic", "tree" or "critical" (enum ompext_reduce_method). */
+/* "stock", "atomic", "tree" or "critical" (enum ompext_reduce_method,
+   OMPEXT_REDUCE_METHOD_SETTLED ignored). */
 const char *ompext_reduce_method_name(int method);
 
 #endif

@@ -26,7 +26,14 @@
  *   - two settled sites called in turn keep their own methods, and a
  *     settled site asked with other allowed methods answers for those;
  *   - a thread that reads the decision before its switch takes the tree
- *     then, and the decided method from the switch on.
+ *     then, and the decided method from the switch on;
+ *   - an answer marked final (OMPEXT_REDUCE_METHOD_SETTLED: the runtime
+ *     keeps it and stops asking) is atomic or critical, and that thread
+ *     gets the same answer for the same key and allowed ever after (checked
+ *     at every call); a site settled on atomics is marked for both threads,
+ *     one settled on the tree never is, nor is a probe; the one-item answer
+ *     of a site the team keeps no record of (no tree allowed, or every site
+ *     taken) is marked at once.
  */
 #include "test_services.h"
 
@@ -45,6 +52,42 @@ static int shrinks_only;          /* and sizes.reference_shrinks_only */
 static ompext_reduce_clock_t clocks[2];
 static ompext_reduce_choice_t choice;
 
+/* The final answers each thread got since set_up, one per key and
+   allowed (what the runtime would keep), and how many calls answered
+   final. */
+#define KEPT_MAX (OMPEXT_REDUCE_SITES + 8)
+static struct kept {
+  uintptr_t key;
+  unsigned allowed;
+  int method;
+} kept[2][KEPT_MAX];
+static int nkept[2];
+static int finals;
+
+/* A call of tid's, checked against what it was told to keep. */
+static int ask(int tid, uintptr_t key, unsigned allowed) {
+  const int answer = ompext_reduce_choice_method(&choice, tid, key, allowed);
+  const int method = answer & ~OMPEXT_REDUCE_METHOD_SETTLED;
+  int known = 0;
+  for (int i = 0; i < nkept[tid]; ++i)
+    if (kept[tid][i].key == key && kept[tid][i].allowed == allowed) {
+      known = 1;
+      if (kept[tid][i].method != method)
+        tu_fail("tid %d was told to keep %s at key %#lx, now answered %s", tid,
+                ompext_reduce_method_name(kept[tid][i].method),
+                (unsigned long)key, ompext_reduce_method_name(method));
+    }
+  if (answer & OMPEXT_REDUCE_METHOD_SETTLED) {
+    ++finals;
+    if (method != OMPEXT_REDUCE_METHOD_ATOMIC &&
+        method != OMPEXT_REDUCE_METHOD_CRITICAL)
+      tu_fail("tid %d told to keep %s", tid, ompext_reduce_method_name(method));
+    if (!known && nkept[tid] < KEPT_MAX)
+      kept[tid][nkept[tid]++] = (struct kept){key, allowed, method};
+  }
+  return method;
+}
+
 /* Class 0 up to 100 ns, class 1 up to 1000 ns, class 2 beyond. */
 static void set_up(int small, int large) {
   memset(&sizes, 0, sizeof(sizes));
@@ -61,6 +104,8 @@ static void set_up(int small, int large) {
       sizes.best[c][a] = (unsigned char)(c == 0 ? small : large);
   }
   ompext_reduce_choice_init(&choice, &sizes, clocks, 2);
+  nkept[0] = nkept[1] = 0;
+  finals = 0;
 }
 
 /* One reduction of the team at site key (tid 0 probing with combine_ns
@@ -68,8 +113,8 @@ static void set_up(int small, int large) {
    took. */
 static int reduce_at(uintptr_t key, unsigned allowed, double combine_ns,
                      double reference_ns) {
-  const int m0 = ompext_reduce_choice_method(&choice, 0, key, allowed);
-  const int m1 = ompext_reduce_choice_method(&choice, 1, key, allowed);
+  const int m0 = ask(0, key, allowed);
+  const int m1 = ask(1, key, allowed);
   if (m0 != m1)
     tu_fail("tid 0 took %s, tid 1 %s", ompext_reduce_method_name(m0),
             ompext_reduce_method_name(m1));
@@ -201,10 +246,10 @@ static void check_decision_read_early(void) {
   set_up(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_CRITICAL);
   for (int i = 0; i < OMPEXT_REDUCE_PROBES - 1; ++i)
     reduce_once(50, -1);
-  ompext_reduce_choice_method(&choice, 0, KEY, ALLOWED);
-  ompext_reduce_choice_method(&choice, 1, KEY, ALLOWED);
+  ask(0, KEY, ALLOWED);
+  ask(1, KEY, ALLOWED);
   ompext_reduce_choice_measured(&choice, 50, -1); /* the decision */
-  const int early = ompext_reduce_choice_method(&choice, 1, KEY, ALLOWED);
+  const int early = ask(1, KEY, ALLOWED);
   ompext_reduce_clock_tick(&clocks[0]);
   ompext_reduce_clock_tick(&clocks[1]);
   const int after = reduce_once(50, -1);
@@ -215,6 +260,46 @@ static void check_decision_read_early(void) {
             ompext_reduce_method_name(early), ompext_reduce_method_name(after));
   else
     printf("ok: a decision read before its switch\n");
+}
+
+/* Which answers are marked final (see the top). */
+static void check_final_answers(void) {
+  const unsigned long before = tu_failures();
+  set_up(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_CRITICAL);
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES; ++i)
+    reduce_once(50, -1);
+  if (finals)
+    tu_fail("a probe's answer was marked final");
+  for (int i = 0; i < 4; ++i)
+    reduce_once(50, -1);
+  if (nkept[0] != 1 || nkept[1] != 1)
+    tu_fail("settled on atomics: tid 0 kept %d answers, tid 1 %d (1 each)",
+            nkept[0], nkept[1]);
+
+  set_up(OMPEXT_REDUCE_METHOD_TREE, OMPEXT_REDUCE_METHOD_TREE);
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES + 4; ++i)
+    reduce_once(50, -1);
+  if (finals)
+    tu_fail("an answer of a site settled on the tree was marked final");
+
+  set_up(OMPEXT_REDUCE_METHOD_TREE, OMPEXT_REDUCE_METHOD_TREE);
+  reduce_at(KEY, OMPEXT_REDUCE_ALLOW_ATOMIC, 50, -1);
+  if (nkept[0] != 1 || nkept[1] != 1)
+    tu_fail("no tree allowed: the one-item atomics not marked final at once");
+
+  set_up(OMPEXT_REDUCE_METHOD_TREE, OMPEXT_REDUCE_METHOD_TREE);
+  for (int i = 0; i < OMPEXT_REDUCE_SITES; ++i)
+    reduce_at(KEY + 0x10 * (uintptr_t)(i + 1), ALLOWED, 50, -1);
+  if (finals)
+    tu_fail("a probe of a new site was marked final");
+  const uintptr_t late = KEY + 0x10 * (uintptr_t)(OMPEXT_REDUCE_SITES + 1);
+  if (reduce_at(late, ALLOWED, 50, -1) != OMPEXT_REDUCE_METHOD_ATOMIC ||
+      nkept[0] != 1 || nkept[1] != 1)
+    tu_fail("every site taken: the one-item atomics not marked final at once");
+  for (int i = 0; i < 3; ++i)
+    reduce_at(late, ALLOWED, 500, -1);
+  if (tu_failures() == before)
+    printf("ok: final answers are atomic or critical, settled, and kept\n");
 }
 
 int main(void) {
@@ -248,5 +333,6 @@ int main(void) {
   check_reference_scaling();
   check_settled_sites();
   check_decision_read_early();
+  check_final_answers();
   return tu_failures() ? 1 : 0;
 }

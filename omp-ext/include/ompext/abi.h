@@ -50,8 +50,9 @@ extern "C" {
    OMPEXT_PREPARE_SETTLED: the runtime skips the call while it holds.
    5: bcast gained site.
    6: plain_barrier may hand a barrier back (returns 0); services gained
-   stock_barrier_bits. */
-#define OMPEXT_ABI_VERSION 6u
+   stock_barrier_bits.
+   7: reduce_method may add OMPEXT_REDUCE_METHOD_SETTLED to its answer. */
+#define OMPEXT_ABI_VERSION 7u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -81,6 +82,10 @@ enum ompext_reduce_method {
   OMPEXT_REDUCE_METHOD_TREE = 2,    /* the tree gather, where available */
   OMPEXT_REDUCE_METHOD_CRITICAL = 3 /* libomp's lock around each combine */
 };
+/* Added to an atomic or critical answer of ops->reduce_method: this thread
+   gets the same answer for the same key and allowed for as long as the
+   context lives, so the runtime may keep it and stop asking. */
+#define OMPEXT_REDUCE_METHOD_SETTLED 0x100
 
 /* The methods the compiler made possible, as reduce_method's allowed
    (libomp's critical method always is). */
@@ -205,7 +210,10 @@ typedef struct ompext_ops {
      the compiler emitted.  Every thread of the team asks once per
      reduction, and the plugin must give all of them the same answer for the
      same reduction.  The runtime takes the answer only where the compiler
-     made that method possible, and keeps its own choice otherwise. */
+     made that method possible, and keeps its own choice otherwise.  An
+     answer with OMPEXT_REDUCE_METHOD_SETTLED added is final for this
+     thread, key and allowed while ctx lives (see above); any other answer
+     is asked for again at the next reduction. */
   int (*reduce_method)(void *ctx, int gtid, int tid, const void *key,
                        unsigned allowed);
 } ompext_ops_t;
