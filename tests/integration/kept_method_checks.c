@@ -21,7 +21,6 @@
 #include <stdlib.h>
 
 #define ROUNDS 200
-#define TREE_GENERATION 5 /* kept_method_plugin.c */
 
 typedef long (*calls_fn)(int gen);
 typedef uintptr_t (*context_fn)(int gen);
@@ -49,7 +48,9 @@ int main(void) {
   context_fn context = (context_fn)dlsym(plugin, "kept_plugin_context");
   generations_fn generations =
       (generations_fn)dlsym(plugin, "kept_plugin_generations");
-  if (!calls || !context || !generations) {
+  generations_fn tree_generation =
+      (generations_fn)dlsym(plugin, "kept_plugin_tree_generation");
+  if (!calls || !context || !generations || !tree_generation) {
     fprintf(stderr, "FAIL: the plugin lacks its query functions\n");
     return 1;
   }
@@ -76,7 +77,7 @@ int main(void) {
     }
     for (int g = 1; g < gen; ++g)
       reused += context(g) == context(gen);
-    if (gen == TREE_GENERATION) {
+    if (gen == tree_generation()) {
       ++tree_phases;
       if (asked != (long)nproc * ROUNDS)
         fail("tree answers: not every reduction asked", p, asked,

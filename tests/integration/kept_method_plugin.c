@@ -7,10 +7,11 @@
  * Each context answers by its generation (1, 2, ...):
  *   odd:  atomics, marked settled;
  *   even: the lock (libomp's critical method), marked settled;
- *   generation OMPEXT_KEPT_TREE_GENERATION: the tree, marked settled,
+ *   generation KEPT_TREE_GENERATION: the tree, marked settled,
  *         which the runtime must not keep (no plugin gather runs it).
  * Every call is counted per generation; kept_plugin_calls(gen) reads the
- * count and kept_plugin_context(gen) the context's address.
+ * count, kept_plugin_context(gen) the context's address and
+ * kept_plugin_tree_generation() which generation answers the tree.
  */
 #include "ompext/abi.h"
 
@@ -19,7 +20,7 @@
 #include <stdlib.h>
 
 #define KEPT_GENERATIONS 64
-#define OMPEXT_KEPT_TREE_GENERATION 5
+#define KEPT_TREE_GENERATION 5
 
 typedef struct {
   int nproc;
@@ -61,7 +62,7 @@ static int kept_reduce_method(void *ctx, int gtid, int tid, const void *key,
   if (gen < KEPT_GENERATIONS)
     /* Relaxed: a count, read after the threads joined. */
     atomic_fetch_add_explicit(&calls[gen], 1, memory_order_relaxed);
-  if (gen == OMPEXT_KEPT_TREE_GENERATION)
+  if (gen == KEPT_TREE_GENERATION)
     return OMPEXT_REDUCE_METHOD_TREE | OMPEXT_REDUCE_METHOD_SETTLED;
   return (gen % 2 ? OMPEXT_REDUCE_METHOD_ATOMIC
                   : OMPEXT_REDUCE_METHOD_CRITICAL) |
@@ -93,6 +94,10 @@ __attribute__((visibility("default"))) uintptr_t kept_plugin_context(int gen) {
   return gen > 0 && gen < KEPT_GENERATIONS
              ? atomic_load_explicit(&contexts[gen], memory_order_relaxed)
              : 0;
+}
+
+__attribute__((visibility("default"))) int kept_plugin_tree_generation(void) {
+  return KEPT_TREE_GENERATION;
 }
 
 __attribute__((visibility("default"))) int kept_plugin_generations(void) {
