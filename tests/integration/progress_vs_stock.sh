@@ -4,13 +4,14 @@
 #   progress_vs_stock.sh <max ratio> <runs> <stock lib dir> <ext lib dir>
 #                        <program> [program args...]
 #
-# The program prints "elapsed <seconds>" (progress_checks.c).  It runs
-# <runs> times on each runtime, alternating stock and ext so that a change
-# in the machine's load hits both.  The test fails if the median ext time
-# is more than <max ratio> times the median stock time, or if any run
-# fails.  An ext run is stopped once it has taken 10 times the bound for
-# its round's stock time (and at least 1 s), and then counts as over the
-# bound: a stall fails fast instead of running into the test's timeout.
+# The program prints "elapsed <seconds>" (progress_checks.c,
+# task_state_checks.c).  It runs <runs> times on each runtime, alternating
+# stock and ext so that a change in the machine's load hits both.  The test
+# fails if the median ext time is more than <max ratio> times the median
+# stock time, or if any run fails.  An ext run is stopped once it has
+# taken 10 times the bound for its round's stock time (and at least 1 s),
+# and then counts as over the bound: a stall fails fast instead of running
+# into the test's timeout.
 set -euo pipefail
 max_ratio=$1 runs=$2 stock=$3 ext=$4
 shift 4

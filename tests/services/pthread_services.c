@@ -169,6 +169,11 @@ static void svc_stock_barrier_bits(int *gather_bits, int *release_bits) {
   *release_bits = 2;
 }
 
+static int svc_tasks_pending(int gtid) {
+  (void)gtid;
+  return 0;
+}
+
 static const ompext_services_t table = {
     .abi_version = OMPEXT_ABI_VERSION,
     .size = sizeof(ompext_services_t),
@@ -180,6 +185,7 @@ static const ompext_services_t table = {
     .free_mem = svc_free,
     .reduction_event = NULL,
     .stock_barrier_bits = svc_stock_barrier_bits,
+    .tasks_pending = svc_tasks_pending,
 };
 
 const ompext_services_t *psvc_table(void) { return &table; }

@@ -21,6 +21,7 @@
  *            lines; free_mem is free().
  *   reduction_event  NULL: no tool listens.
  *   stock_barrier_bits  2 and 2, libomp's defaults.
+ *   tasks_pending  0: there are no tasks.
  *
  * Set-up (psvc_set_*) is for the main thread, before it starts the threads
  * that use the table.

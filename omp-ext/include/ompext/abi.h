@@ -8,8 +8,8 @@
  *   - services (runtime -> plugin): waiting and signalling on 64-bit flag
  *     words exactly the way libomp waits (run tasks, yield when
  *     oversubscribed, sleep after the blocktime, return at shutdown), plus
- *     allocation, two questions about how to wait, and the tool events of a
- *     reduction;
+ *     allocation, three questions about how to wait (tasks among them),
+ *     the stock barrier's shape, and the tool events of a reduction;
  *   - ops (plugin -> runtime): per-team context and the collectives.  Any op
  *     may be NULL, which means "stock behaviour for that path".
  *
@@ -51,8 +51,9 @@ extern "C" {
    5: bcast gained site.
    6: plain_barrier may hand a barrier back (returns 0); services gained
    stock_barrier_bits.
-   7: reduce_method may add OMPEXT_REDUCE_METHOD_SETTLED to its answer. */
-#define OMPEXT_ABI_VERSION 7u
+   7: reduce_method may add OMPEXT_REDUCE_METHOD_SETTLED to its answer.
+   8: services gained tasks_pending. */
+#define OMPEXT_ABI_VERSION 8u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -124,6 +125,11 @@ typedef struct ompext_services {
      hands over to: log2 of its children per level in the gather and in the
      release (libomp's hyper barrier; 0: not a tree of this kind). */
   void (*stock_barrier_bits)(int *gather_bits, int *release_bits);
+  /* Nonzero when the calling thread's team has tasks that the runtime's
+     wait would run (libomp: the thread's task team found tasks).  A few
+     loads, no lock: a plugin that spins on its own polls this now and then
+     and hands the wait over to wait() once it answers yes. */
+  int (*tasks_pending)(int gtid);
 } ompext_services_t;
 
 typedef struct ompext_ops {
