@@ -229,6 +229,13 @@ static int apply_print_runtime(struct config *cfg, const char *value, FILE *err)
     return 0;
 }
 
+static int apply_print_delay_length(struct config *cfg, const char *value, FILE *err)
+{
+    (void)value, (void)err;
+    cfg->action = ACTION_PRINT_DELAY_LENGTH;
+    return 0;
+}
+
 static int apply_help(struct config *cfg, const char *value, FILE *err)
 {
     (void)value, (void)err;
@@ -259,6 +266,8 @@ static const struct option_def options[] = {
      "exit 3 unless the OpenMP runtime was loaded from DIR / is of that kind"},
     {"--print-runtime", NULL, apply_print_runtime,
      "print the OpenMP runtime in use and the team size, then exit"},
+    {"--print-delay-length", NULL, apply_print_delay_length,
+     "print the delay length (iterations) the run would use, then exit"},
     {"--list", NULL, apply_list, "list the (selected) measurements: name, bytes, description; then exit"},
     {"--help", NULL, apply_help, "show this help"},
     {"-h", NULL, apply_help, NULL},

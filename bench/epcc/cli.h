@@ -8,7 +8,7 @@
 #define SYNCBENCH_MAX_MEASUREMENTS 64
 
 enum output_format { FORMAT_TEXT, FORMAT_CSV };
-enum cli_action { ACTION_RUN, ACTION_LIST, ACTION_HELP, ACTION_PRINT_RUNTIME };
+enum cli_action { ACTION_RUN, ACTION_LIST, ACTION_HELP, ACTION_PRINT_RUNTIME, ACTION_PRINT_DELAY_LENGTH };
 
 struct config {
     int outer_reps;

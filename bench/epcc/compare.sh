@@ -19,6 +19,8 @@
 #   BENCH_OUTER_REPS       syncbench --outer-repetitions      [20; quick 10]
 #   BENCH_MEASURE          syncbench --measureonly list       [all; quick: a subset]
 #   BENCH_MEASURE_TIMEOUT  seconds one measurement may take   [20; quick 10]
+#   BENCH_DELAY_LENGTH     syncbench --delay-length for every run
+#                                                             [calibrated once for 0.1 µs]
 #   BENCH_RUN_TIMEOUT      seconds one process may take       [300; quick 60]
 #   BENCH_STACKSIZE        OMP_STACKSIZE for all runs         [8M]
 #   BENCH_MACHINE          results folder name                [<cpu-model>-<N>c]
@@ -201,6 +203,25 @@ preflight() {
 for rt in "${runtimes[@]}"; do
     preflight "$rt"
 done
+# One delay length for every run.  Each syncbench process would otherwise
+# calibrate its own (from 56 to 153 iterations for 0.1 us in one series of
+# processes on a 2-core virtual machine, before the calibration took the
+# fastest of several probes), so the runtimes compared did different work
+# per repetition; and an overhead need not be the same at every delay
+# length (ORDERED at 2 threads: about 0.19 us up to 153 iterations, 0.31 us
+# at 186, either one from process to process in between).  The median of
+# three calibrations, on the stock runtime at one thread.
+if [[ -n ${BENCH_DELAY_LENGTH:-} ]]; then
+    [[ $BENCH_DELAY_LENGTH =~ ^[1-9][0-9]*$ ]] || die "BENCH_DELAY_LENGTH must be a positive integer"
+    delay_length=$BENCH_DELAY_LENGTH
+    delay_origin="given (BENCH_DELAY_LENGTH)"
+else
+    delay_length=$(for probe in 1 2 3; do
+        run_syncbench stock 1 --print-delay-length || exit 1
+    done | sort -n | sed -n 2p) || die "syncbench --print-delay-length failed"
+    [[ $delay_length =~ ^[1-9][0-9]*$ ]] || die "syncbench --print-delay-length printed '$delay_length'"
+    delay_origin="for 0.1 µs, the median of 3 calibrations before the runs"
+fi
 # The LLVM release of the runtimes (stock and ext are built from the same
 # one), as the ext runtime names it when it loads the plugin.
 llvm_release=$(OMPEXT_VERBOSE=1 run_syncbench ext 1 --print-runtime 2>&1 >/dev/null |
@@ -282,6 +303,7 @@ measure() {
         started=$SECONDS
         status=0
         run_syncbench "$rt" "$nthreads" --format csv --test-time "$test_time" \
+            --delay-length "$delay_length" \
             --outer-repetitions "$outer_reps" --measurement-timeout "$measure_timeout" \
             --measureonly "$(IFS=,; echo "${todo[*]}")" >"$work/run.csv" 2>"$work/run.err" ||
             status=$?
@@ -424,8 +446,9 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo
     echo "## Method"
     echo
-    echo "- syncbench (bench/epcc), EPCC OpenMP microbenchmark v4.0 method: delay 0.1 µs,"
-    echo "  test time $test_time µs, $outer_reps outer repetitions (+1 warm-up) per measurement"
+    echo "- syncbench (bench/epcc), EPCC OpenMP microbenchmark v4.0 method: test time"
+    echo "  $test_time µs, $outer_reps outer repetitions (+1 warm-up) per measurement"
+    echo "- delay: $delay_length iterations in every run ($delay_origin)"
     echo "- $mode mode: $rounds rounds; each round runs every runtime once per thread count,"
     echo "  the order of the runtimes rotating between rounds and thread counts"
     echo "- threads: $threads"

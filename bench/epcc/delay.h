@@ -8,7 +8,8 @@
 void delay(int length);
 
 /* The smallest delay length whose delay() lasts at least `microseconds`
- * on the calling thread (lengths grow by ~10% per step, as in EPCC). */
+ * on the calling thread, judged by the fastest of a few probes (lengths
+ * grow by ~10% per step, as in EPCC). */
 int delay_length_for(double microseconds);
 
 /* Read-back through a volatile object: the compiler must compute `value`. */

@@ -137,6 +137,10 @@ int main(int argc, char **argv)
     }
     const int delay_length = cfg.delay_length ? cfg.delay_length
                                               : delay_length_for(cfg.delay_time_us);
+    if (cfg.action == ACTION_PRINT_DELAY_LENGTH) {
+        printf("%d\n", delay_length);
+        return EXIT_OK;
+    }
     omp_lock_t lock;
     omp_init_lock(&lock);
     const struct kernel_args args = {0, nthreads, delay_length, cfg.self_check, &lock};
