@@ -12,7 +12,7 @@
 #
 # Environment knobs (defaults in brackets; BENCH_QUICK=1 changes them):
 #   BENCH_QUICK=1          short run: fewer rounds, measurements and thread counts
-#   BENCH_ROUNDS           rounds                             [10; quick 5]
+#   BENCH_ROUNDS           rounds                             [20; quick 5]
 #   BENCH_THREADS          thread counts, e.g. "1 2 4 8"      [1..cores, 2x, 4x cores;
 #                                                              quick 1, cores, 2x cores]
 #   BENCH_TEST_TIME        syncbench --test-time, µs          [1000; quick 500]
@@ -87,7 +87,9 @@ if [[ ${BENCH_QUICK:-0} == 1 ]]; then
     run_timeout=${BENCH_RUN_TIMEOUT:-60}
 else
     mode=default
-    rounds=${BENCH_ROUNDS:-10}
+    # 20 rounds: a row whose ratio moves from process to process needs
+    # them (with 10, 8 slower rounds of 10 were still a coin toss at 5 %).
+    rounds=${BENCH_ROUNDS:-20}
     test_time=${BENCH_TEST_TIME:-1000}
     outer_reps=${BENCH_OUTER_REPS:-20}
     measure=${BENCH_MEASURE-}
