@@ -250,6 +250,58 @@ static void nested_regions(void) {
   check(inner_total == 4, "nested parallel regions");
 }
 
+/* Serialized regions one after another (if(0), and the inner regions of a
+   team while only one level may be active), each running worksharing loops
+   whose state lives in the serial team's dispatch buffer: dynamic, guided,
+   64-bit, nowait and ordered loops, and a nested serialized level.  With the
+   plugin the outermost level keeps its buffer from region to region (patch
+   0007), which each loop must find as fresh as a new one.  The team of
+   each region is one thread, so the loops need no reduction. */
+static int serialized_loops(int n) {
+  long sum = 0;
+  int ordered_next = 0, ordered_bad = 0;
+#pragma omp for schedule(dynamic, 3)
+  for (int i = 0; i < n; ++i)
+    sum += i;
+#pragma omp for schedule(guided) nowait
+  for (long long i = 0; i < n; ++i)
+    sum += i;
+#pragma omp for ordered schedule(dynamic, 2)
+  for (int i = 0; i < n; ++i) {
+#pragma omp ordered
+    {
+      ordered_bad += i != ordered_next;
+      ordered_next = i + 1;
+    }
+  }
+#pragma omp parallel if (0)
+  {
+#pragma omp for schedule(dynamic)
+    for (int i = 0; i < n; ++i)
+      sum += i;
+  }
+  return sum == 3L * n * (n - 1) / 2 && !ordered_bad && ordered_next == n;
+}
+
+static void serialized_regions(void) {
+  int bad = 0, inner_bad = 0;
+  for (int round = 0; round < 300; ++round) {
+    int ok = 0;
+#pragma omp parallel if (0)
+    ok = serialized_loops(40 + round % 17);
+    bad += !ok;
+  }
+  check(bad == 0, "serialized regions: loops in one after another");
+#pragma omp parallel num_threads(2) reduction(+ : inner_bad)
+  for (int round = 0; round < 300; ++round) {
+    int ok = 0;
+#pragma omp parallel num_threads(2)
+    ok = omp_get_num_threads() == 1 && serialized_loops(40 + round % 17);
+    inner_bad += !ok;
+  }
+  check(inner_bad == 0, "serialized inner regions of a team: loops");
+}
+
 /* A copyprivate the plugin declined is stock's, barriers included (the
    runtime's own and the one the compiler emits after the copy): the
    plugin's counters of plain barriers and broadcasts do not move during a
@@ -490,6 +542,7 @@ int main(int argc, char **argv) {
     tasks_before_barrier();
   changing_team_sizes();
   nested_regions();
+  serialized_regions();
   master_regions();
   cancellation();
   reduction_operators();
