@@ -31,6 +31,7 @@
 #   BENCH_CALIBRATION      machine parameters for ext (OMPEXT_CALIBRATION)
 #                                                             [measured now by ompext-calibrate]
 #   BENCH_PHASES_REGIONS   regions per phases run (0: no phases) [20000; quick 5000]
+#   BENCH_PATTERNS_TIME    patterns --test-time, ms (0: no patterns) [20; quick 5]
 #   BENCH_STRICT=1         exit 1 if a value is missing or a run failed (tests)
 # Relative paths are taken from the repository root.
 set -euo pipefail
@@ -99,6 +100,7 @@ else
 fi
 stacksize=${BENCH_STACKSIZE:-8M}
 if [[ $mode == quick ]]; then phases_regions=${BENCH_PHASES_REGIONS:-5000}; else phases_regions=${BENCH_PHASES_REGIONS:-20000}; fi
+if [[ $mode == quick ]]; then patterns_time=${BENCH_PATTERNS_TIME:-5}; else patterns_time=${BENCH_PATTERNS_TIME:-20}; fi
 bin_dir=${BENCH_BIN_DIR:-build/ext/bin}
 stock_lib=${BENCH_STOCK_LIB_DIR:-build/stock/lib}
 ext_lib=${BENCH_EXT_LIB_DIR:-build/ext/lib}
@@ -117,6 +119,7 @@ done
 [[ $measure_timeout =~ ^[1-9][0-9]*$ ]] || die "BENCH_MEASURE_TIMEOUT must be a positive integer"
 [[ $machine =~ ^[A-Za-z0-9._-]+$ ]] || die "BENCH_MACHINE may only use letters, digits, '.', '_', '-'"
 [[ $phases_regions =~ ^[0-9]+$ ]] || die "BENCH_PHASES_REGIONS must be a non-negative integer"
+[[ $patterns_time =~ ^[0-9]+$ ]] || die "BENCH_PATTERNS_TIME must be a non-negative integer (milliseconds)"
 
 # ---- runtimes -----------------------------------------------------------------
 
@@ -352,21 +355,58 @@ echo "round,runtime,kind,phase,threads,median_ns" >"$phases_raw"
 phases_problems=
 run_phases=0
 ((phases_regions > 0 && cores >= 2)) && [[ -x $phases_bin ]] && run_phases=1
+# run_per_cpu KIND ROUND RT OUT BIN ARGS...: one run of BIN on RT with a
+# team of one thread per CPU, stdout to OUT. A failed run shows the first
+# lines of its stderr, sets run_problem to its line for the summary and
+# returns 1.
+run_per_cpu() {
+    local kind=$1 round=$2 rt=$3 out=$4 status=0
+    shift 4
+    run_on "$rt" "$cores" "$@" >"$out" 2>"$out.err" || status=$?
+    ((status == 0)) && return 0
+    sed -n '1,5s/^/    /p' "$out.err" >&2
+    run_problem="- round $round, $kind on $rt: $(status_name "$status")"$'\n'
+    return 1
+}
 measure_phases() {
-    local round=$1 j rt status
+    local round=$1 j rt
     for ((j = 0; j < 2; j++)); do
         rt=ext
         (((round + j) % 2 == 0)) && rt=stock
-        status=0
-        run_on "$rt" "$cores" "$phases_bin" --regions "$phases_regions" \
-            >"$work/phases-run.csv" 2>"$work/phases-run.err" || status=$?
-        if ((status != 0)); then
-            sed -n '1,5s/^/    /p' "$work/phases-run.err" >&2
-            phases_problems+="- round $round, phases on $rt: $(status_name "$status")"$'\n'
+        if ! run_per_cpu phases "$round" "$rt" "$work/phases-run.csv" \
+            "$phases_bin" --regions "$phases_regions"; then
+            phases_problems+=$run_problem
             continue
         fi
         awk -F, -v OFS=, -v round="$round" -v rt="$rt" 'NR > 1 && NF == 4 { print round, rt, $1, $2, $3, $4 }' \
             "$work/phases-run.csv" >>"$phases_raw"
+    done
+}
+
+# Program patterns (bench/patterns/patterns.c: changing team sizes, nested
+# and if(false) regions, tasks, taskloops, dynamic loops): once per round
+# on stock and ext, the clang build and the gcc build, in a rotating order,
+# with a team of one thread per CPU. A run with a wrong result keeps none
+# of its rows.
+patterns_raw=$work/patterns.csv
+echo "round,runtime,threads,measurement,bytes,median_overhead_us" >"$patterns_raw"
+patterns_problems=
+run_patterns=0
+((patterns_time > 0)) && [[ -x $bin_dir/patterns-clang && -x $bin_dir/patterns-gcc ]] && run_patterns=1
+measure_patterns() {
+    local round=$1 j rt bin
+    local -a order=(stock ext stock-gcc ext-gcc)
+    for ((j = 0; j < ${#order[@]}; j++)); do
+        rt=${order[(round + j) % ${#order[@]}]}
+        bin=$bin_dir/patterns-clang
+        [[ $rt == *-gcc ]] && bin=$bin_dir/patterns-gcc
+        if ! run_per_cpu patterns "$round" "$rt" "$work/patterns-run.csv" \
+            "$bin" --test-time "$patterns_time"; then
+            patterns_problems+=$run_problem
+            continue
+        fi
+        awk -F, -v OFS=, -v round="$round" -v rt="$rt" 'NR > 1 && NF == 3 { print round, rt, $2, $1, 0, $3 }' \
+            "$work/patterns-run.csv" >>"$patterns_raw"
     done
 }
 
@@ -393,6 +433,7 @@ for ((round = 1; round <= rounds; round++)); do
         done
     done
     ((run_phases)) && measure_phases "$round"
+    ((run_patterns)) && measure_patterns "$round"
 done
 elapsed=$((SECONDS - start_time))
 say "compare.sh: $total_runs runs done in $(duration "$elapsed")"
@@ -403,6 +444,7 @@ mkdir -p "$results_dir"
 cp "$raw" "$results_dir/raw.csv"
 cp "$calibration" "$results_dir/calibration.txt"
 if ((run_phases)); then cp "$phases_raw" "$results_dir/phases.csv"; else rm -f "$results_dir/phases.csv"; fi
+if ((run_patterns)); then cp "$patterns_raw" "$results_dir/patterns.csv"; else rm -f "$results_dir/patterns.csv"; fi
 awk -v runtimes="${runtimes[*]}" -v threads="$threads" -v partial="stock-gcc ext-gcc" \
     -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
@@ -537,6 +579,37 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
         awk -f "$script_dir/median.awk" -f "$script_dir/phases.awk" "$phases_raw"
         echo
     fi
+    if ((run_patterns)); then
+        echo "## Program patterns"
+        echo
+        echo "bench/patterns/patterns.c on stock and ext, once per round, $cores threads"
+        echo "(same environment), built by clang (stock, ext) and by gcc (stock-gcc,"
+        echo "ext-gcc): constructs combined as programs combine them. Each run times"
+        echo "blocks of steps of ${patterns_time} ms or more and gives the median of five; the"
+        echo "table has the medians over rounds of the time per step. Every run's rows"
+        echo "are in \`patterns.csv\`. \`patterns --list\` says what each step does."
+        echo
+        if [[ -n $patterns_problems ]]; then
+            echo "Runs that did not finish or got a wrong result (their rows are left out):"
+            echo
+            printf '%s\n' "$patterns_problems"
+        fi
+        awk -v runtimes="stock ext stock-gcc ext-gcc" -f "$script_dir/median.awk" \
+            -f "$script_dir/patterns.awk" "$patterns_raw"
+        echo
+        echo "Per round, every pattern (the gap is negative where ext was faster):"
+        echo
+        echo "clang build, ext/stock:"
+        echo
+        awk -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$patterns_raw" |
+            awk -v all=1 -f "$script_dir/slower.awk"
+        echo
+        echo "gcc build, ext-gcc/stock-gcc:"
+        echo
+        awk -v base=stock-gcc -v test=ext-gcc -f "$script_dir/median.awk" -f "$script_dir/paired.awk" \
+            "$patterns_raw" | awk -v all=1 -f "$script_dir/slower.awk"
+        echo
+    fi
     echo "## Targets of the issue \"Model-optimized collectives\""
     echo
     echo "Ratios are ext/stock medians of this run, the status is theirs; \"per"
@@ -571,6 +644,8 @@ if [[ ${BENCH_STRICT:-0} == 1 ]]; then
     fi
     [[ -z $phases_problems ]] || die "strict mode: phases runs failed:
 $phases_problems"
+    [[ -z $patterns_problems ]] || die "strict mode: patterns runs failed:
+$patterns_problems"
     if [[ -n $problems || $missing -gt 0 ]]; then
         die "strict mode: $missing missing value(s)${problems:+; unfinished runs:
 $problems}"
@@ -578,4 +653,5 @@ $problems}"
 fi
 phases_file=
 ((run_phases)) && phases_file=phases.csv,
+((run_patterns)) && phases_file+=patterns.csv,
 say "compare.sh: wrote $results_dir/{results.csv,raw.csv,predicted.csv,${phases_file}summary.md$(command -v gnuplot >/dev/null && echo ,summary.png,predicted.png)}"

@@ -5,13 +5,14 @@
 # of at least that many such rounds if each round were a coin toss between
 # the runtimes (a large value: the gap is within the run's noise).
 #
-# usage: awk -f slower.awk PAIRED_CSV
+# usage: awk [-v all=1] -f slower.awk PAIRED_CSV
 #   PAIRED_CSV  measurement,bytes,threads,rounds,median_ratio,iqr,rounds_slower
+#   all=1       every row, faster ones too (the gap then negative)
 
 BEGIN { FS = "," }
 FNR == 1 { next }
-$5 + 0 > 1.00 {
-    rows[++n] = sprintf("| %s | %s | %s | %.2f | +%.0f%% | %.2f | %d of %d | %.3f |", $1, $2, $3,
+all || $5 + 0 > 1.00 {
+    rows[++n] = sprintf("| %s | %s | %s | %.2f | %+.0f%% | %.2f | %d of %d | %.3f |", $1, $2, $3,
                         $5, ($5 - 1) * 100, $6, $7, $4, sign_test($7, $4))
     gap[n] = $5 + 0
 }

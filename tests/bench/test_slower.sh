@@ -35,6 +35,11 @@ check "B's sign test" "0.623" "$(awk -F' [|] ' '$1 == "| B" { print $8 }' "$work
 check "A first (largest gap)" "| A " "$(sed -n 3p "$work/slower.md" | cut -c1-4)"
 check "C is not listed" "0" "$(grep -c '^| C ' "$work/slower.md" || true)"
 
+# all=1 (make bench's "Program patterns"): every row, a faster one with its
+# negative gap.
+check "C listed with all=1" "| C | 0 | 2 | 0.80 | -20% | 0.00 | 0 of 10 | 1.000 |" \
+    "$(awk -v all=1 -f "$dir/slower.awk" "$work/paired.csv" | grep '^| C ')"
+
 printf 'round,runtime,threads,measurement,bytes,median_overhead_us\n1,stock,2,C,0,1.0\n1,ext,2,C,0,0.9\n' >"$work/none.csv"
 check "no slower row" "No measurement, size or thread count was slower on ext than on stock." \
     "$(awk -f "$dir/median.awk" -f "$dir/paired.awk" "$work/none.csv" | awk -f "$dir/slower.awk")"
