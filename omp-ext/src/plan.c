@@ -478,7 +478,12 @@ static double combine_time(const ompext_model_params_t *mp, double lines) {
    critical method, and the cheapest of those the compiler allows.  An
    oversubscribed team never takes the lock (a holder that loses its
    processor would stop every thread waiting for it) and goes by the
-   measured rule above. */
+   measured rule above.  The choice by size needs the plugin's fork/join:
+   its decisions take effect at a clock that forks and joins advance (see
+   reduce_choice.c), and with OMPEXT_FORKJOIN=stock a region without a
+   barrier never reached a decision, so every reduction there probed the
+   tree (regions 1.7 times stock's time); such a team takes the one-item
+   method for every size. */
 static void plan_reduce_sizes(const ompext_config_t *cfg,
                               const ompext_machine_t *machine,
                               const model_pick_t *model, int nproc,
@@ -488,8 +493,9 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
                                         : OMPEXT_REDUCE_METHOD_ATOMIC;
   for (unsigned a = 0; a < 4; ++a)
     z->one_item[a] = one_item;
-  z->sized = cfg->reduce == OMPEXT_REDUCE_AUTO && model->barrier.have &&
-             model->reduce_tree_choice.depth > 0 && nproc >= 2;
+  z->sized = cfg->reduce == OMPEXT_REDUCE_AUTO && out->served.forkjoin &&
+             model->barrier.have && model->reduce_tree_choice.depth > 0 &&
+             nproc >= 2;
   if (!z->sized)
     return;
   const ompext_model_params_t *mp = &machine->params;

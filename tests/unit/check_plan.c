@@ -25,6 +25,9 @@
  * Given the processor count, an oversubscribed team's reduction groups
  * each processor's share of the team instead (fan-in ceil(n / processors)).
  * Settings from the environment win over the oversubscribed choice.
+ * A team of 2 chooses its reductions by size, except under
+ * OMPEXT_FORKJOIN=stock: the choice takes effect at a clock that the
+ * plugin's forks and joins advance.
  * Under OMPEXT_BARRIER=auto (the default) a team that fits gets the
  * dissemination barrier, and an oversubscribed one the combining tree with
  * the fewest levels, the smallest such k, so that tid 0 releases the team;
@@ -403,6 +406,12 @@ static void check_scalar_class(void) {
     if (z->best[0][both] != OMPEXT_REDUCE_METHOD_ATOMIC)
       tu_fail("%s: one line takes %s, want atomic", sets[i].name,
               ompext_reduce_method_name(z->best[0][both]));
+    cfg.forkjoin = OMPEXT_FORKJOIN_STOCK;
+    plan_for(&cfg, &machine, 2, 0, &p);
+    if (p.reduce_sizes.sized)
+      tu_fail("%s: under OMPEXT_FORKJOIN=stock a team of 2 still chooses by "
+              "size, whose decisions no fork or join would bring in",
+              sets[i].name);
   }
 }
 
