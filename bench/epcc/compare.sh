@@ -651,7 +651,7 @@ $patterns_problems"
 $problems}"
     fi
 fi
-phases_file=
-((run_phases)) && phases_file=phases.csv,
-((run_patterns)) && phases_file+=patterns.csv,
-say "compare.sh: wrote $results_dir/{results.csv,raw.csv,predicted.csv,${phases_file}summary.md$(command -v gnuplot >/dev/null && echo ,summary.png,predicted.png)}"
+extra_files=
+((run_phases)) && extra_files=phases.csv,
+((run_patterns)) && extra_files+=patterns.csv,
+say "compare.sh: wrote $results_dir/{results.csv,raw.csv,predicted.csv,${extra_files}summary.md$(command -v gnuplot >/dev/null && echo ,summary.png,predicted.png)}"
