@@ -256,7 +256,25 @@ static void nested_regions(void) {
    64-bit, nowait and ordered loops, and a nested serialized level.  With the
    plugin the outermost level keeps its buffer from region to region (patch
    0007), which each loop must find as fresh as a new one.  The team of
-   each region is one thread, so the loops need no reduction. */
+   each region is one thread, so the loops need no reduction.  A copyprivate
+   there is done by the plugin where the runtime's barrier would have nothing
+   to do (no tool listening, no task team); tests/ompt runs these checks
+   under a tool, whose sync regions must be stock's. */
+static int serialized_copyprivate(int round) {
+  int tag = -1;
+  double block[512];
+#pragma omp single copyprivate(tag, block)
+  {
+    tag = round;
+    for (int i = 0; i < 512; ++i)
+      block[i] = round + i;
+  }
+  int ok = tag == round;
+  for (int i = 0; i < 512; ++i)
+    ok &= block[i] == round + i;
+  return ok;
+}
+
 static int serialized_loops(int n) {
   long sum = 0;
   int ordered_next = 0, ordered_bad = 0;
@@ -274,13 +292,16 @@ static int serialized_loops(int n) {
       ordered_next = i + 1;
     }
   }
+  int copied = serialized_copyprivate(n);
 #pragma omp parallel if (0)
   {
 #pragma omp for schedule(dynamic)
     for (int i = 0; i < n; ++i)
       sum += i;
+    copied &= serialized_copyprivate(-n);
   }
-  return sum == 3L * n * (n - 1) / 2 && !ordered_bad && ordered_next == n;
+  return sum == 3L * n * (n - 1) / 2 && !ordered_bad && ordered_next == n &&
+         copied;
 }
 
 static void serialized_regions(void) {
@@ -291,7 +312,7 @@ static void serialized_regions(void) {
     ok = serialized_loops(40 + round % 17);
     bad += !ok;
   }
-  check(bad == 0, "serialized regions: loops in one after another");
+  check(bad == 0, "serialized regions: loops, copyprivate, one after another");
 #pragma omp parallel num_threads(2) reduction(+ : inner_bad)
   for (int round = 0; round < 300; ++round) {
     int ok = 0;
@@ -299,7 +320,8 @@ static void serialized_regions(void) {
     ok = omp_get_num_threads() == 1 && serialized_loops(40 + round % 17);
     inner_bad += !ok;
   }
-  check(inner_bad == 0, "serialized inner regions of a team: loops");
+  check(inner_bad == 0,
+        "serialized inner regions of a team: loops, copyprivate");
 }
 
 /* A copyprivate the plugin declined is stock's, barriers included (the
