@@ -99,6 +99,19 @@ static int parse_switch(FILE *warn, const char *var, int dflt) {
   return dflt;
 }
 
+/* OMPEXT_HIERARCHY: auto, or an on/off switch; auto when unset or bad. */
+static ompext_hierarchy_mode_t parse_hierarchy(FILE *warn) {
+  const char *v = getenv("OMPEXT_HIERARCHY");
+  if (!v || !*v || strcmp(v, "auto") == 0)
+    return OMPEXT_HIERARCHY_AUTO;
+  const int on = ompext_env_switch(v);
+  if (on >= 0)
+    return on ? OMPEXT_HIERARCHY_ON : OMPEXT_HIERARCHY_OFF;
+  warn_accepted(warn, "OMPEXT_HIERARCHY", v, "auto, " OMPEXT_ENV_SWITCH_WORDS,
+                "auto");
+  return OMPEXT_HIERARCHY_AUTO;
+}
+
 void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
   memset(cfg, 0, sizeof(*cfg));
   cfg->barrier = (ompext_barrier_alg_t)parse_choice(
@@ -131,7 +144,7 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
       warn, "OMPEXT_FORKJOIN", ompext_forkjoin_names, OMPEXT_FORKJOIN_TREE);
   cfg->forkjoin_fanout = parse_int(warn, "OMPEXT_FORKJOIN_FANOUT", 1,
                                    OMPEXT_MAX_FANIN, 0, PER_TEAM);
-  cfg->hierarchy = parse_switch(warn, "OMPEXT_HIERARCHY", 1);
+  cfg->hierarchy = parse_hierarchy(warn);
   cfg->spin_polls =
       (unsigned)parse_int(warn, "OMPEXT_SPIN", 0, 1 << 24, 4096, "4096");
   cfg->verbose = parse_switch(warn, "OMPEXT_VERBOSE", 0);

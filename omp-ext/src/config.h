@@ -39,6 +39,14 @@ typedef enum {
   OMPEXT_BCAST_CLOSE_BARRIER
 } ompext_bcast_close_mode_t;
 typedef enum { OMPEXT_FORKJOIN_STOCK, OMPEXT_FORKJOIN_TREE } ompext_forkjoin_alg_t;
+/* One leader per domain (OMPEXT_HIERARCHY): OFF, never; ON, wherever the
+   team's threads span domains; AUTO, there unless the team is
+   oversubscribed.  OFF and ON are the on/off switch's 0 and 1. */
+typedef enum {
+  OMPEXT_HIERARCHY_OFF,
+  OMPEXT_HIERARCHY_ON,
+  OMPEXT_HIERARCHY_AUTO
+} ompext_hierarchy_mode_t;
 
 typedef struct ompext_config {
   ompext_barrier_alg_t barrier;
@@ -55,7 +63,7 @@ typedef struct ompext_config {
   ompext_bcast_close_mode_t bcast_close;
   ompext_forkjoin_alg_t forkjoin;
   int forkjoin_fanout; /* 0: chosen per team size */
-  int hierarchy; /* 1: one leader per domain where threads span domains */
+  ompext_hierarchy_mode_t hierarchy;
   unsigned spin_polls; /* inline polls before the services wait */
   int verbose;
   int stats;

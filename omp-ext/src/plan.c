@@ -368,7 +368,7 @@ int ompext_plan_warn_unused(const ompext_planner_t *planner, FILE *warn) {
                           barrier == OMPEXT_BARRIER_TOURNAMENT ||
                           barrier == OMPEXT_BARRIER_AUTO ||
                           (barrier == OMPEXT_BARRIER_DISSEMINATION &&
-                           cfg->hierarchy) ||
+                           cfg->hierarchy != OMPEXT_HIERARCHY_OFF) ||
                           rooted_close_possible;
   int n = 0;
   if (cfg->dissem_m && !dissemination_runs)

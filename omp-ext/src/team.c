@@ -56,10 +56,11 @@ static char *alloc_lines(size_t bytes, void **raw) {
 static int computed_tree(const void *arg, int tid, int *parent, int *children,
                          int cap) {
   const ompext_team_t *team = arg;
-  /* An oversubscribed team keeps the flat tree, its fewest steps: a leader
-     relaying the release waits for the scheduler to run it (4 threads on 2
-     CPUs of 2 L3 domains: an empty region 1.5 times stock's time on the
-     two-level tree, 0.97 flat). */
+  /* An oversubscribed team laid out all the same (OMPEXT_HIERARCHY=on;
+     under auto it is not: ompext_plan_lays_out_domains) keeps the flat
+     fork/join tree, its fewest steps: a leader relaying the release waits
+     for the scheduler to run it (4 threads on 2 CPUs of 2 L3 domains: an
+     empty region 1.5 times stock's time on the two-level tree, 0.97 flat). */
   if (team->domains && !team->plan.oversubscribed) {
     /* A leader has up to k_in + k_out children and all must fit in cap,
        or the ones left out would never be released. */
@@ -229,7 +230,7 @@ ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
       plan.served.bcast && ompext_bcast_watches_barriers(&plan.bcast) ? t->bcast
                                                                       : NULL;
   p += bcast_bytes;
-  t->topology = plan.served.hierarchy ? topology : NULL;
+  t->topology = ompext_plan_lays_out_domains(&plan) ? topology : NULL;
   t->hier = NULL;
   t->hier_allocation = NULL;
   t->domains = NULL;

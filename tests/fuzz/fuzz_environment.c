@@ -118,7 +118,8 @@ static void check_config(const ompext_config_t *c) {
                "forkjoin %d", (int)c->forkjoin);
   FUZZ_REQUIRE(unset_or_within(c->forkjoin_fanout, 1, OMPEXT_MAX_FANIN),
                "fork/join fan-out %d", c->forkjoin_fanout);
-  FUZZ_REQUIRE(within(c->hierarchy, 0, 1), "hierarchy %d", c->hierarchy);
+  FUZZ_REQUIRE(within((int)c->hierarchy, 0, 2), "hierarchy %d",
+               (int)c->hierarchy);
   FUZZ_REQUIRE(c->spin_polls <= (1u << 24), "spin %u", c->spin_polls);
 }
 

@@ -4,7 +4,8 @@
  * on/off variables built on it (config.c): OMPEXT_VERBOSE, OMPEXT_STATS and
  * OMPEXT_HIERARCHY take every on and off word, keep their default when
  * unset or empty, and warn once, naming the variable, and keep the default
- * for a word the parser does not know.  Single-threaded.
+ * for a word the parser does not know; OMPEXT_HIERARCHY also takes auto,
+ * its default.  Single-threaded.
  */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L /* setenv, unsetenv */
@@ -48,7 +49,8 @@ typedef struct variable {
 static const variable_t variables[] = {
     {"OMPEXT_VERBOSE", 0, offsetof(ompext_config_t, verbose)},
     {"OMPEXT_STATS", 0, offsetof(ompext_config_t, stats)},
-    {"OMPEXT_HIERARCHY", 1, offsetof(ompext_config_t, hierarchy)},
+    {"OMPEXT_HIERARCHY", OMPEXT_HIERARCHY_AUTO,
+     offsetof(ompext_config_t, hierarchy)},
 };
 
 /* The variable's value after parsing the environment with `text` set (NULL:
@@ -97,6 +99,7 @@ int main(void) {
       expect(v, off_words[w], 0, 0);
     expect(v, "maybe", v->dflt, 1);
   }
+  expect(&variables[2], "auto", OMPEXT_HIERARCHY_AUTO, 0);
   const unsigned long bad = tu_failures();
   printf("check_env_switch: %s\n", bad ? "FAILED" : "ok");
   return bad ? 1 : 0;

@@ -35,6 +35,9 @@
  * barriers back to it where the tree takes no fewer steps (2 to 5 threads
  * with libomp's 4 children per level), with the team's barrier as the
  * broadcast's close and no domain barrier.
+ * One leader per domain: under OMPEXT_HIERARCHY=auto (the default) a team
+ * that fits the processors is laid out by domain and an oversubscribed one
+ * stays flat; on lays out both, off neither.
  */
 #include "test_services.h"
 
@@ -415,8 +418,32 @@ static void check_scalar_class(void) {
   }
 }
 
+static void check_hierarchy_modes(void) {
+  static const struct {
+    ompext_hierarchy_mode_t mode;
+    int fits, oversubscribed; /* laid out by domain */
+  } want[] = {{OMPEXT_HIERARCHY_AUTO, 1, 0},
+              {OMPEXT_HIERARCHY_ON, 1, 1},
+              {OMPEXT_HIERARCHY_OFF, 0, 0}};
+  for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); ++i) {
+    ompext_config_t cfg;
+    default_config(&cfg);
+    cfg.hierarchy = want[i].mode;
+    for (int over = 0; over <= 1; ++over) {
+      ompext_plan_t p;
+      plan_for(&cfg, NULL, 8, over, &p);
+      const int expected = over ? want[i].oversubscribed : want[i].fits;
+      if (ompext_plan_lays_out_domains(&p) != expected)
+        tu_fail("hierarchy mode %d, 8 threads%s: laid out %d, want %d",
+                (int)want[i].mode, over ? " oversubscribed" : "",
+                ompext_plan_lays_out_domains(&p), expected);
+    }
+  }
+}
+
 int main(void) {
   unsigned long sets = 0;
+  check_hierarchy_modes();
   check_scalar_class();
   check_sizes("no model", NULL);
   check_auto_barrier("no model", NULL);
