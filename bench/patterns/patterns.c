@@ -113,6 +113,33 @@ static int step_dynamic_loop(long step, int team) {
   return sum != 2016;
 }
 
+/* Updates of one shared value under the runtime's global atomic lock, 64
+   per thread: gcc takes it for an atomic update of a long double
+   (GOMP_atomic_start), as for an array reduction's combine; clang makes
+   such an update a libatomic call, so its build takes the lock through the
+   runtime's own entry point, the lock libomp's locked atomics share. */
+#ifdef __clang__
+void __kmpc_atomic_start(void);
+void __kmpc_atomic_end(void);
+#endif
+#define LOCKED_UPDATES 64
+static int step_locked_updates(long step, int team) {
+  (void)step;
+  long double total = 0.0L;
+#pragma omp parallel
+  for (int i = 0; i < LOCKED_UPDATES; i++) {
+#ifdef __clang__
+    __kmpc_atomic_start();
+    total += 1.0L;
+    __kmpc_atomic_end();
+#else
+#pragma omp atomic
+    total += 1.0L;
+#endif
+  }
+  return total != (long double)LOCKED_UPDATES * team;
+}
+
 static const struct pattern {
   const char *name;
   step_fn step;
@@ -130,6 +157,8 @@ static const struct pattern {
      "a taskloop of 64 iterations with a reduction"},
     {"dynamic-loop", step_dynamic_loop, 1,
      "parallel for, schedule(dynamic,4), 64 iterations, reduction"},
+    {"locked-updates", step_locked_updates, 1,
+     "64 updates per thread under the runtime's global atomic lock"},
 };
 #define NPATTERNS (sizeof patterns / sizeof patterns[0])
 

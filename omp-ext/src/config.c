@@ -17,6 +17,7 @@ const char *const ompext_bcast_names[] = {"stock", "tree", "flat", NULL};
 const char *const ompext_bcast_close_names[] = {"auto", "rooted", "barrier",
                                                 NULL};
 const char *const ompext_forkjoin_names[] = {"stock", "tree", NULL};
+const char *const ompext_atomic_lock_names[] = {"stock", "ttas", NULL};
 
 static void warn_accepted(FILE *warn, const char *var, const char *value,
                           const char *accepted, const char *fallback) {
@@ -145,6 +146,9 @@ void ompext_config_parse(ompext_config_t *cfg, FILE *warn) {
   cfg->forkjoin_fanout = parse_int(warn, "OMPEXT_FORKJOIN_FANOUT", 1,
                                    OMPEXT_MAX_FANIN, 0, PER_TEAM);
   cfg->hierarchy = parse_hierarchy(warn);
+  cfg->atomic_lock = (ompext_atomic_lock_alg_t)parse_choice(
+      warn, "OMPEXT_ATOMIC_LOCK", ompext_atomic_lock_names,
+      OMPEXT_ATOMIC_LOCK_TTAS);
   cfg->spin_polls =
       (unsigned)parse_int(warn, "OMPEXT_SPIN", 0, 1 << 24, 4096, "4096");
   cfg->verbose = parse_switch(warn, "OMPEXT_VERBOSE", 0);

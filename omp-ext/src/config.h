@@ -39,6 +39,8 @@ typedef enum {
   OMPEXT_BCAST_CLOSE_BARRIER
 } ompext_bcast_close_mode_t;
 typedef enum { OMPEXT_FORKJOIN_STOCK, OMPEXT_FORKJOIN_TREE } ompext_forkjoin_alg_t;
+/* The runtime's global atomic lock (atomic_lock.c): TTAS, the plugin's. */
+typedef enum { OMPEXT_ATOMIC_LOCK_STOCK, OMPEXT_ATOMIC_LOCK_TTAS } ompext_atomic_lock_alg_t;
 /* One leader per domain (OMPEXT_HIERARCHY): OFF, never; ON, wherever the
    team's threads span domains; AUTO, there unless the team is
    oversubscribed.  OFF and ON are the on/off switch's 0 and 1. */
@@ -64,6 +66,7 @@ typedef struct ompext_config {
   ompext_forkjoin_alg_t forkjoin;
   int forkjoin_fanout; /* 0: chosen per team size */
   ompext_hierarchy_mode_t hierarchy;
+  ompext_atomic_lock_alg_t atomic_lock;
   unsigned spin_polls; /* inline polls before the services wait */
   int verbose;
   int stats;
@@ -80,5 +83,6 @@ extern const char *const ompext_reduce_names[];
 extern const char *const ompext_bcast_names[];
 extern const char *const ompext_bcast_close_names[];
 extern const char *const ompext_forkjoin_names[];
+extern const char *const ompext_atomic_lock_names[];
 
 #endif /* OMPEXT_CONFIG_H */

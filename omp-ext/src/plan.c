@@ -338,6 +338,7 @@ void ompext_plan_served(const ompext_planner_t *planner, ompext_served_t *out) {
       .reduce = cfg->reduce != OMPEXT_REDUCE_STOCK,
       .forkjoin = cfg->forkjoin != OMPEXT_FORKJOIN_STOCK,
       .bcast = cfg->bcast != OMPEXT_BCAST_STOCK,
+      .atomic_lock = cfg->atomic_lock != OMPEXT_ATOMIC_LOCK_STOCK,
       .hierarchy = cfg->hierarchy,
       .verbose = cfg->verbose,
       .stats = cfg->stats,

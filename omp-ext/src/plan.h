@@ -35,6 +35,7 @@ typedef struct ompext_planner {
 /* The paths the plugin serves, and the process-wide switches. */
 typedef struct ompext_served {
   int plain_barrier, reduce, forkjoin, bcast; /* 0: the runtime's own */
+  int atomic_lock; /* the runtime's global atomic lock; 0: its own */
   ompext_hierarchy_mode_t hierarchy; /* OMPEXT_HIERARCHY; see
                                         ompext_plan_lays_out_domains */
   int verbose;   /* OMPEXT_VERBOSE: one line per decision */

@@ -7,6 +7,7 @@
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "ompext/abi.h"
 
+#include "atomic_lock.h"
 #include "barrier.h"
 #include "plan.h"
 #include "services.h"
@@ -167,6 +168,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   ompext_machine_load(&machine, topology, stderr);
   planner.processors = available_processors();
   ompext_stats_begin(served.stats);
+  ompext_atomic_lock_set_spin(config.spin_polls);
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,
       .size = sizeof(ompext_ops_t),
@@ -180,6 +182,8 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
       .tree = served.forkjoin ? plugin_tree : NULL,
       .bcast = served.bcast ? plugin_bcast : NULL,
       .reduce_method = served.reduce ? plugin_reduce_method : NULL,
+      .atomic_acquire = served.atomic_lock ? ompext_atomic_lock_acquire : NULL,
+      .atomic_release = served.atomic_lock ? ompext_atomic_lock_release : NULL,
   };
   return &ops;
 }

@@ -32,6 +32,8 @@ static const struct {
                                   "rooted_closes"},
     [OMPEXT_STAT_STOCK_BARRIER] = {offsetof(ompext_stats_t, stock_barriers),
                                    "stock_barriers"},
+    [OMPEXT_STAT_ATOMIC_LOCK] = {offsetof(ompext_stats_t, atomic_locks),
+                                 "atomic_locks"},
 };
 
 OMPEXT_PUBLIC void ompext_stats_read(ompext_stats_t *out) {

@@ -29,7 +29,7 @@ static const char *const variables[] = {
     "OMPEXT_REDUCE",          "OMPEXT_REDUCE_FANIN", "OMPEXT_BCAST",
     "OMPEXT_BCAST_FANOUT",    "OMPEXT_BCAST_CLOSE",  "OMPEXT_FORKJOIN",
     "OMPEXT_FORKJOIN_FANOUT", "OMPEXT_HIERARCHY",    "OMPEXT_SPIN",
-    "OMPEXT_VERBOSE",         "OMPEXT_STATS"};
+    "OMPEXT_ATOMIC_LOCK",     "OMPEXT_VERBOSE",      "OMPEXT_STATS"};
 #define NVARIABLES (sizeof(variables) / sizeof(variables[0]))
 /* Room for "NAME=VALUE"; a longer value is cut. */
 #define ENTRY_SIZE 320
@@ -120,6 +120,9 @@ static void check_config(const ompext_config_t *c) {
                "fork/join fan-out %d", c->forkjoin_fanout);
   FUZZ_REQUIRE(within((int)c->hierarchy, 0, 2), "hierarchy %d",
                (int)c->hierarchy);
+  FUZZ_REQUIRE(within(c->atomic_lock, OMPEXT_ATOMIC_LOCK_STOCK,
+                      OMPEXT_ATOMIC_LOCK_TTAS),
+               "atomic lock %d", (int)c->atomic_lock);
   FUZZ_REQUIRE(c->spin_polls <= (1u << 24), "spin %u", c->spin_polls);
 }
 

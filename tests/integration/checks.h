@@ -13,6 +13,10 @@ void copyprivate_sizes(void);
 void task_synchronisation(void);
 void several_roots(void);
 
+/* atomic_lock_checks.c: the runtime's global atomic lock, through GCC's
+   atomics and array reductions and every entry point of the runtime. */
+void atomic_lock_exclusion(void);
+
 /* Inside a parallel region, on every thread: counts the thread into
    *arrived, passes a barrier, and returns 1 unless the count then holds the
    whole team (0 on entry, once per region). */

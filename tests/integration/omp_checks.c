@@ -514,7 +514,7 @@ int main(int argc, char **argv) {
   int nexpect_stderr = 0;
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
   int expect_rooted_closes = 0, expect_replan = 0, expect_cp_stock = 0;
-  int expect_stock_barriers = 0;
+  int expect_stock_barriers = 0, expect_atomic_lock = 1;
   int rounds = 2000, tasks = 1;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
@@ -531,6 +531,8 @@ int main(int argc, char **argv) {
       expect_domains = -1;
     else if (strcmp(argv[i], "--expect-stock-barriers") == 0)
       expect_stock_barriers = 1;
+    else if (strcmp(argv[i], "--expect-atomic-lock=no") == 0)
+      expect_atomic_lock = 0;
     else if (strcmp(argv[i], "--expect-replan") == 0)
       expect_replan = 1;
     else if (strcmp(argv[i], "--expect-copyprivate-stock") == 0)
@@ -572,6 +574,7 @@ int main(int argc, char **argv) {
   if (tasks)
     task_synchronisation();
   several_roots();
+  atomic_lock_exclusion();
   if (expect_replan)
     replan_when_crossing();
 
@@ -590,6 +593,9 @@ int main(int argc, char **argv) {
     check(loaded && stats.counting, "plugin counting (OMPEXT_STATS=1)");
     check(loaded && stats.plain_barriers > 0, "plain barrier via plugin");
     check(loaded && stats.broadcasts > 0, "copyprivate via plugin");
+    check(loaded && (stats.atomic_locks > 0) == expect_atomic_lock,
+          expect_atomic_lock ? "global atomic lock via plugin"
+                             : "global atomic lock stock's");
     if (expect_reductions)
       check(loaded && stats.reductions > 0, "reduction via plugin");
     if (expect_domains < 0)

@@ -4,8 +4,9 @@
 # program itself checks that the plugin's paths ran), and compares what the
 # tool saw:
 #   counts  the tool is sync_count_tool.c: its counts of sync_region and
-#           sync_region_wait begin/end events per kind, and of pairing
-#           errors, must be equal;
+#           sync_region_wait begin/end events per kind, of atomic mutex
+#           acquire/acquired/released events, and of pairing errors, must
+#           be equal;
 #   archer  the tool is Archer and the program is built with
 #           -fsanitize=thread: ext must report no race at a location stock
 #           does not.  A location is the innermost frame (function,

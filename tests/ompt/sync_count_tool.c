@@ -1,7 +1,9 @@
 /*
  * An OMPT tool for the tests (issue "OMPT tools see on ext what they see on
  * stock"): loaded with OMP_TOOL_LIBRARIES, it counts the begin and end
- * events of sync_region and sync_region_wait per kind, checks that each
+ * events of sync_region and sync_region_wait per kind, and the acquire,
+ * acquired and released events of atomic mutexes (the runtime's atomic
+ * locks, which ext may serve with the plugin's), checks that each
  * thread's events pair up (an end closes the innermost open region of the
  * same callback, of the same kind) and at
  * ompt_finalize writes one line per nonzero count, then the number of
@@ -23,6 +25,11 @@ static const char *const callback_name[NCALLBACKS] = {"sync_region",
 
 static atomic_ulong counts[NCALLBACKS][MAX_KIND][2]; /* [.][kind][end?] */
 static atomic_ulong pairing_errors;
+/* Atomic mutex events: acquire, acquired, released (the kind of lock that
+   serves them is left out, as it is ext's to choose). */
+static atomic_ulong atomic_mutex[3];
+static const char *const atomic_mutex_event[3] = {"acquire", "acquired",
+                                                  "released"};
 
 static _Thread_local int open_kind[NCALLBACKS][MAX_DEPTH];
 static _Thread_local int depth[NCALLBACKS];
@@ -95,6 +102,35 @@ static void on_sync_region_wait(ompt_sync_region_t kind,
   record(WAIT, kind, endpoint);
 }
 
+static void count_atomic_mutex(ompt_mutex_t kind, int event) {
+  if (kind == ompt_mutex_atomic)
+    atomic_fetch_add_explicit(&atomic_mutex[event], 1, memory_order_relaxed);
+}
+
+static void on_mutex_acquire(ompt_mutex_t kind, unsigned int hint,
+                             unsigned int impl, ompt_wait_id_t wait_id,
+                             const void *codeptr_ra) {
+  (void)hint;
+  (void)impl;
+  (void)wait_id;
+  (void)codeptr_ra;
+  count_atomic_mutex(kind, 0);
+}
+
+static void on_mutex_acquired(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                              const void *codeptr_ra) {
+  (void)wait_id;
+  (void)codeptr_ra;
+  count_atomic_mutex(kind, 1);
+}
+
+static void on_mutex_released(ompt_mutex_t kind, ompt_wait_id_t wait_id,
+                              const void *codeptr_ra) {
+  (void)wait_id;
+  (void)codeptr_ra;
+  count_atomic_mutex(kind, 2);
+}
+
 static int tool_initialize(ompt_function_lookup_t lookup, int device,
                            ompt_data_t *data) {
   (void)device;
@@ -108,6 +144,14 @@ static int tool_initialize(ompt_function_lookup_t lookup, int device,
       set_callback(ompt_callback_sync_region_wait,
                    (ompt_callback_t)on_sync_region_wait) != ompt_set_always)
     fprintf(stderr, "sync_count_tool: callbacks not always delivered\n");
+  /* Mutex events are optional in OMPT: reported as delivered sometimes. */
+  if (set_callback(ompt_callback_mutex_acquire,
+                   (ompt_callback_t)on_mutex_acquire) == ompt_set_never ||
+      set_callback(ompt_callback_mutex_acquired,
+                   (ompt_callback_t)on_mutex_acquired) == ompt_set_never ||
+      set_callback(ompt_callback_mutex_released,
+                   (ompt_callback_t)on_mutex_released) == ompt_set_never)
+    fprintf(stderr, "sync_count_tool: mutex callbacks never delivered\n");
   return 1; /* keep the tool */
 }
 
@@ -124,6 +168,9 @@ static void tool_finalize(ompt_data_t *data) {
           fprintf(to, "%s %s %s %lu\n", callback_name[cb], kind_name(k),
                   end ? "end" : "begin", n);
       }
+  for (int e = 0; e < 3; ++e)
+    fprintf(to, "mutex atomic %s %lu\n", atomic_mutex_event[e],
+            atomic_load(&atomic_mutex[e]));
   fprintf(to, "pairing_errors %lu\n", atomic_load(&pairing_errors));
   if (out)
     fclose(out);

@@ -53,7 +53,7 @@ extern "C" {
    stock_barrier_bits.
    7: reduce_method may add OMPEXT_REDUCE_METHOD_SETTLED to its answer.
    8: services gained tasks_pending. */
-#define OMPEXT_ABI_VERSION 8u
+#define OMPEXT_ABI_VERSION 9u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -222,6 +222,18 @@ typedef struct ompext_ops {
      is asked for again at the next reduction. */
   int (*reduce_method)(void *ctx, int gtid, int tid, const void *key,
                        unsigned allowed);
+
+  /* (f) The runtime's global atomic lock (__kmp_atomic_lock): the lock of
+     GOMP_atomic_start/GOMP_atomic_end, which GCC calls around an update it
+     cannot make atomic (an array reduction's combine, a long double), of
+     __kmpc_atomic_start/__kmpc_atomic_end, and of the runtime's locked
+     atomics in its GCC-compatible mode.  Both or neither: the runtime takes
+     them at load, when nobody holds the lock, and from then on every
+     acquire and release of that lock is the plugin's until the runtime
+     shuts down.  Any thread may call them, inside a team or not; a release
+     follows its thread's acquire. */
+  void (*atomic_acquire)(int gtid);
+  void (*atomic_release)(int gtid);
 } ompext_ops_t;
 
 /* The single symbol the plugin exports for the runtime.  Returns NULL when

@@ -35,6 +35,9 @@ typedef struct ompext_stats {
   /* per thread: plain barriers handed back to the runtime's own barrier
      (an oversubscribed team whose plan steps aside, see OMPEXT_VERBOSE) */
   uint64_t stock_barriers;
+  /* acquisitions of the runtime's global atomic lock that the plugin
+     served (OMPEXT_ATOMIC_LOCK), by any thread */
+  uint64_t atomic_locks;
   int counting;            /* nonzero when OMPEXT_STATS enabled counting */
 } ompext_stats_t;
 
