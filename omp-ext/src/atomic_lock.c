@@ -57,8 +57,7 @@ void ompext_atomic_lock_acquire(int gtid) {
   if (looks_free() && try_take())
     return;
   const unsigned polls =
-      ompext_svc->oversubscribed() || ompext_svc->passive_wait() ? 0
-                                                                  : spin_polls;
+      ompext_spin_budget(ompext_svc->oversubscribed(), spin_polls);
   unsigned spun = 0;
   for (;;) {
     while (!looks_free()) {

@@ -20,6 +20,7 @@
 #include "machine.h"
 #include "reduce_choice.h"
 #include "services.h"
+#include "wait.h"
 
 /* What a plan is built from: the environment and the machine's
    parameters, fixed for the process (a runtime restart reads them again). */
@@ -101,9 +102,7 @@ int ompext_plan_domains(const ompext_planner_t *planner,
    waits passively (which a program may change between regions).  Inline:
    a hot team's primary asks at every fork, before it releases anyone. */
 static inline unsigned ompext_plan_spin_polls(const ompext_plan_t *plan) {
-  if (plan->oversubscribed || ompext_svc->passive_wait())
-    return 0;
-  return plan->spin_polls;
+  return ompext_spin_budget(plan->oversubscribed, plan->spin_polls);
 }
 
 /* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */

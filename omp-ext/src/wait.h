@@ -53,6 +53,13 @@ static inline int ompext_word_is(ompext_flag_word_t *word, uint64_t expect) {
   return (v & ~(uint64_t)OMPEXT_FLAG_SLEEP_BIT) == expect;
 }
 
+/* The inline polls a wait may spin before it yields or sleeps: none when
+   threads outnumber processors (the thread waited for may need this
+   processor) or the wait policy is passive, else `polls`. */
+static inline unsigned ompext_spin_budget(int oversubscribed, unsigned polls) {
+  return oversubscribed || ompext_svc->passive_wait() ? 0 : polls;
+}
+
 /* Polls between two questions about tasks in the inline spin; a power of
    two.  A question is a call and a few loads: at 64 polls it costs a wait
    nothing it could measure, and a task waits at most 64 polls. */

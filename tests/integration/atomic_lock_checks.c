@@ -105,7 +105,7 @@ static void entry_points(void) {
         kmpc_end();
         break;
       default:
-        float10_add(location, gtid, (long double *)&guarded, 1.0L);
+        float10_add(location, gtid, &guarded, 1.0L);
         ++float10_calls;
       }
     }
