@@ -32,6 +32,8 @@
 #                                                             [measured now by ompext-calibrate]
 #   BENCH_PHASES_REGIONS   regions per phases run (0: no phases) [20000; quick 5000]
 #   BENCH_PATTERNS_TIME    patterns --test-time, ms (0: no patterns) [20; quick 5]
+#   BENCH_CONTROL          1: run stock twice per round (stock-again, the A/A
+#                          control beside "never slower"); 0: once  [1]
 #   BENCH_STRICT=1         exit 1 if a value is missing or a run failed (tests)
 # Relative paths are taken from the repository root.
 set -euo pipefail
@@ -101,6 +103,7 @@ fi
 stacksize=${BENCH_STACKSIZE:-8M}
 if [[ $mode == quick ]]; then phases_regions=${BENCH_PHASES_REGIONS:-5000}; else phases_regions=${BENCH_PHASES_REGIONS:-20000}; fi
 if [[ $mode == quick ]]; then patterns_time=${BENCH_PATTERNS_TIME:-5}; else patterns_time=${BENCH_PATTERNS_TIME:-20}; fi
+control=${BENCH_CONTROL:-1}
 bin_dir=${BENCH_BIN_DIR:-build/ext/bin}
 stock_lib=${BENCH_STOCK_LIB_DIR:-build/stock/lib}
 ext_lib=${BENCH_EXT_LIB_DIR:-build/ext/lib}
@@ -120,13 +123,20 @@ done
 [[ $machine =~ ^[A-Za-z0-9._-]+$ ]] || die "BENCH_MACHINE may only use letters, digits, '.', '_', '-'"
 [[ $phases_regions =~ ^[0-9]+$ ]] || die "BENCH_PHASES_REGIONS must be a non-negative integer"
 [[ $patterns_time =~ ^[0-9]+$ ]] || die "BENCH_PATTERNS_TIME must be a non-negative integer (milliseconds)"
+[[ $control == [01] ]] || die "BENCH_CONTROL must be 0 or 1"
 
 # ---- runtimes -----------------------------------------------------------------
 
+# stock-again and stock-again-gcc are the A/A control: the stock runtime a
+# second time in every round, in the rotation like any other runtime. Its
+# per-round ratio to stock is what this run's noise alone makes of two
+# identical runtimes, printed beside every "never slower" row.
 runtimes=(stock ext libgomp)
+((control)) && runtimes+=(stock-again)
 declare -A rt_bin rt_lib rt_require rt_path
 rt_bin=([stock]=$bin_dir/syncbench-clang [ext]=$bin_dir/syncbench-clang [libgomp]=$bin_dir/syncbench-gcc
-        [stock-gcc]=$bin_dir/syncbench-gcc [ext-gcc]=$bin_dir/syncbench-gcc)
+        [stock-gcc]=$bin_dir/syncbench-gcc [ext-gcc]=$bin_dir/syncbench-gcc
+        [stock-again]=$bin_dir/syncbench-clang [stock-again-gcc]=$bin_dir/syncbench-gcc)
 
 for bin in "$bin_dir/syncbench-clang" "$bin_dir/syncbench-gcc" "$bin_dir/ompext-calibrate" "$bin_dir/ompext-model"; do
     [[ -x $bin ]] || die "$bin not found; run 'make build' first"
@@ -137,8 +147,10 @@ for dir in "$stock_lib" "$ext_lib"; do
 done
 stock_lib=$(cd "$stock_lib" && pwd)
 ext_lib=$(cd "$ext_lib" && pwd)
-rt_lib=([stock]=$stock_lib [ext]=$ext_lib [libgomp]= [stock-gcc]=$stock_lib [ext-gcc]=$ext_lib)
-rt_require=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=libgomp [stock-gcc]=$stock_lib [ext-gcc]=$ext_lib)
+rt_lib=([stock]=$stock_lib [ext]=$ext_lib [libgomp]= [stock-gcc]=$stock_lib [ext-gcc]=$ext_lib
+        [stock-again]=$stock_lib [stock-again-gcc]=$stock_lib)
+rt_require=([stock]=$stock_lib [ext]=$ext_lib [libgomp]=libgomp [stock-gcc]=$stock_lib [ext-gcc]=$ext_lib
+            [stock-again]=$stock_lib [stock-again-gcc]=$stock_lib)
 same_runtime=0
 [[ $(realpath "$stock_lib/libomp.so.5") == $(realpath "$ext_lib/libomp.so.5") ]] && same_runtime=1
 
@@ -192,7 +204,8 @@ else
     calibration_origin="measured by ompext-calibrate before the runs"
 fi
 declare -A rt_env=([stock]= [ext]="OMPEXT_CALIBRATION=$calibration" [libgomp]=
-                   [stock-gcc]= [ext-gcc]="OMPEXT_CALIBRATION=$calibration")
+                   [stock-gcc]= [ext-gcc]="OMPEXT_CALIBRATION=$calibration"
+                   [stock-again]= [stock-again-gcc]=)
 
 # preflight RUNTIME: one run that names the runtime really loaded.
 preflight() {
@@ -246,6 +259,10 @@ if ((${#gcc_items[@]} > 0)); then
     runtimes+=(stock-gcc ext-gcc)
     preflight stock-gcc
     preflight ext-gcc
+    if ((control)); then
+        runtimes+=(stock-again-gcc)
+        preflight stock-again-gcc
+    fi
 fi
 
 # ---- the interleaved runs --------------------------------------------------------
@@ -445,10 +462,19 @@ cp "$raw" "$results_dir/raw.csv"
 cp "$calibration" "$results_dir/calibration.txt"
 if ((run_phases)); then cp "$phases_raw" "$results_dir/phases.csv"; else rm -f "$results_dir/phases.csv"; fi
 if ((run_patterns)); then cp "$patterns_raw" "$results_dir/patterns.csv"; else rm -f "$results_dir/patterns.csv"; fi
-awk -v runtimes="${runtimes[*]}" -v threads="$threads" -v partial="stock-gcc ext-gcc" \
+awk -v runtimes="${runtimes[*]}" -v threads="$threads" -v partial="stock-gcc ext-gcc stock-again-gcc" \
     -f "$script_dir/median.awk" -f "$script_dir/aggregate.awk" \
     "$work/measurements" "$raw" >"$results_dir/results.csv"
 awk -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" >"$work/paired.csv"
+# The A/A control's per-round ratios (empty files without it).
+: >"$work/paired-aa.csv"
+: >"$work/paired-gcc-aa.csv"
+if ((control)); then
+    awk -v base=stock -v test=stock-again -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" \
+        >"$work/paired-aa.csv"
+    awk -v base=stock-gcc -v test=stock-again-gcc -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" \
+        >"$work/paired-gcc-aa.csv"
+fi
 awk -f "$script_dir/table.awk" "$work/paired.csv" "$results_dir/results.csv" >"$work/table.md"
 awk -v base=stock-gcc -v test=ext-gcc -f "$script_dir/median.awk" -f "$script_dir/paired.awk" "$raw" \
     >"$work/paired-gcc.csv"
@@ -501,6 +527,7 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "- stock and ext: the clang build (syncbench-clang) with LD_LIBRARY_PATH set to the"
     echo "  runtime; libgomp: the gcc build (syncbench-gcc) on the system libgomp;"
     echo "  stock-gcc and ext-gcc: the gcc build's reductions on stock and ext"
+    ((control)) && echo "- A/A control: stock-again (and stock-again-gcc), the stock runtime a second time in every round"
     echo "- limits: ${measure_timeout}s per measurement (syncbench --measurement-timeout), ${run_timeout}s"
     echo "  per process; a measurement that hangs or crashes gets no value, is not run again"
     echo "  for that runtime and thread count, and the run resumes after it; missing values show as n/a"
@@ -525,8 +552,13 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     echo "test: the chance of at least that many slower rounds if each round were a"
     echo "coin toss between the runtimes. A large value (say above 0.05) means this"
     echo "run cannot tell the gap from its noise."
+    if ((control)); then
+        echo "\"A/A\" is the control: the same per-round ratio and count for the stock"
+        echo "runtime's second run of each round against its first, two runs that differ by"
+        echo "nothing but this machine's noise."
+    fi
     echo
-    awk -f "$script_dir/slower.awk" "$work/paired.csv"
+    awk -v control="$work/paired-aa.csv" -f "$script_dir/slower.awk" "$work/paired.csv"
     echo
     if ((${#gcc_items[@]} > 0)); then
         echo "## gcc binaries on stock and ext"
@@ -542,7 +574,7 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
         echo
         echo "Never slower, gcc binaries (ext-gcc/stock-gcc per round above 1.00):"
         echo
-        awk -f "$script_dir/slower.awk" "$work/paired-gcc.csv"
+        awk -v control="$work/paired-gcc-aa.csv" -f "$script_dir/slower.awk" "$work/paired-gcc.csv"
         echo
     fi
     echo "## Measured against predicted"
