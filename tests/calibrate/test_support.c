@@ -8,7 +8,9 @@
  *     runs nothing
  *   - parameter choice and the calibration file from synthetic series: the
  *     header, the plugin's reader accepting it, the values, and (when built
- *     with the cost model) loading it with the model's parser
+ *     with the cost model) loading it with the model's parser; a line read
+ *     below one tick of the timer held at one tick and noted; a file the
+ *     write's check refuses never replaces the earlier one
  *
  * usage: test_support SCRATCH_DIR
  */
@@ -24,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #ifdef OMPEXT_CAL_HAVE_MODEL
 #include "model.h"
@@ -91,6 +94,70 @@ static void add_series(cal_run_t *run, const char *bench, const char *state,
   cal_summarize(s->x, s->n, &s->sum);
 }
 
+/* A check that refuses the file: the call fails with its message, the
+   earlier file at path is left as it was, no temporary file remains. */
+static int refuse_all(const char *tmp_path, char *err, size_t cap) {
+  snprintf(err, cap, "refused %s", tmp_path);
+  return -1;
+}
+
+static void test_refused_file(const char *path, const cal_run_t *run,
+                              const ompext_calibration_fingerprint_t *fp,
+                              const cal_params_t *prm) {
+  struct stat before, after;
+  CHECK(stat(path, &before) == 0, "no file at %s", path);
+  char err[512] = "";
+  CHECK(cal_write_calfile(path, run, fp, prm, refuse_all, err,
+                          sizeof(err)) != 0 &&
+            strstr(err, "refused"),
+        "a refused file was written: '%s'", err);
+  CHECK(stat(path, &after) == 0 && after.st_ino == before.st_ino &&
+            after.st_size == before.st_size,
+        "the earlier file at %s changed", path);
+  char tmp[4200];
+  snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+  CHECK(stat(tmp, &after) != 0, "temporary file %s left behind", tmp);
+}
+
+/* Local reads measured below one tick (a busy machine: the timer's
+   overhead subtracted leaves them at or below 0) are held at one tick and
+   named in held_reads and in the file, which the model still loads. */
+static void test_reads_below_a_tick(cal_run_t *run,
+                                    const ompext_calibration_fingerprint_t *fp) {
+  cal_series_t *local = cal_series_get(run, "line", "M", "local", "0<-1", 32);
+  const double saved = local->sum.median;
+  local->sum.median = -3.33;
+  cal_params_t prm;
+  char err[512] = "";
+  CHECK(cal_choose_params(run, &prm, err, sizeof(err)) == 0, "choose: %s",
+        err);
+  CHECK(prm.r_l == run->timer.ns_per_tick && prm.r_r == 80,
+        "R_L %g (want one tick, %g) R_R %g", prm.r_l, run->timer.ns_per_tick,
+        prm.r_r);
+  CHECK(strstr(prm.held_reads, "R_L -3.33 ns") && !strstr(prm.held_reads, "R_R"),
+        "held reads '%s'", prm.held_reads);
+  char path[4096];
+  snprintf(path, sizeof(path), "%s/cal/held.txt", scratch);
+  CHECK(cal_write_calfile(path, run, fp, &prm, NULL, err, sizeof(err)) == 0,
+        "write: %s", err);
+  FILE *f = fopen(path, "r");
+  static char text[1 << 16];
+  size_t len = f ? fread(text, 1, sizeof(text) - 1, f) : 0;
+  text[len] = '\0';
+  if (f)
+    fclose(f);
+  CHECK(strstr(text, "# held at one tick of the timer (1 ns), the medians "
+                     "measured below it: R_L -3.33 ns\n"),
+        "no note of the held read in %s", path);
+#ifdef OMPEXT_CAL_HAVE_MODEL
+  ompext_model_params_t mp;
+  CHECK(ompext_model_params_load_file(path, &mp, err, sizeof(err)) == 0 &&
+            mp.r_l == 1,
+        "model parser: %s (R_L %g)", err, mp.r_l);
+#endif
+  local->sum.median = saved;
+}
+
 static void test_file(void) {
   static cal_run_t run;
   memset(&run, 0, sizeof(run));
@@ -104,6 +171,7 @@ static void test_file(void) {
   run.topo.line_bytes = 64;
   run.timer.name = "synthetic";
   run.timer.ghz = 1;
+  run.timer.ns_per_tick = 1;
   add_series(&run, "line", "M", "local", 32, 1.5);
   add_series(&run, "line", "E", "local", 32, 1.6);
   add_series(&run, "line", "M", "l3", 32, 80);
@@ -136,7 +204,8 @@ static void test_file(void) {
   char path[4096];
   snprintf(path, sizeof(path), "%s/cal/synthetic.txt", scratch);
   CHECK(cal_mkdirs_for(path, err, sizeof(err)) == 0, "mkdirs: %s", err);
-  CHECK(cal_write_calfile(path, &run, &fp, &prm, err, sizeof(err)) == 0,
+  CHECK(cal_write_calfile(path, &run, &fp, &prm, NULL, err, sizeof(err)) ==
+            0,
         "write: %s", err);
   FILE *f = fopen(path, "r");
   CHECK(f != NULL, "cannot read %s", path);
@@ -181,6 +250,9 @@ static void test_file(void) {
 #endif
 
   CHECK(prm.warning[0] == 0, "unexpected warning: %s", prm.warning);
+  CHECK(prm.held_reads[0] == 0, "unexpected held reads: %s", prm.held_reads);
+  test_refused_file(path, &run, &fp, &prm);
+  test_reads_below_a_tick(&run, &fp);
   /* A remote read as fast as a local one is flagged. */
   cal_series_t *l3 = cal_series_get(&run, "line", "M", "l3", "0<-1", 32);
   double saved = l3->sum.median;
@@ -189,6 +261,29 @@ static void test_file(void) {
             strstr(prm.warning, "share an L1"),
         "no warning for a remote read at local speed: '%s'", prm.warning);
   l3->sum.median = saved;
+
+  /* A spoiled measurement (a busy machine): contention medians at 0, and a
+     one-line message fitted to cost less than nothing, are refused. */
+  cal_series_t *c1 = cal_series_get(&run, "contention", "M", "l3", "0<-1", 1);
+  cal_series_t *c2 = cal_series_get(&run, "contention", "M", "l3", "0<-1", 2);
+  const double c1_saved = c1->sum.median, c2_saved = c2->sum.median;
+  c1->sum.median = c2->sum.median = 0;
+  err[0] = 0;
+  CHECK(cal_choose_params(&run, &prm, err, sizeof(err)) != 0 &&
+            strstr(err, "one reader's cost b + c = ") &&
+            strstr(err, "is not above 0"),
+        "contention at 0 ns accepted: '%s'", err);
+  c1->sum.median = c1_saved;
+  c2->sum.median = c2_saved;
+  cal_series_t *m1 =
+      cal_series_get(&run, "multiline", "E/E", "l3", "0<-1", 1);
+  const double m1_saved = m1->sum.median;
+  m1->sum.median = -400; /* pulls p far above o + q */
+  err[0] = 0;
+  CHECK(cal_choose_params(&run, &prm, err, sizeof(err)) != 0 &&
+            strstr(err, "one-line message's cost o + q - p ="),
+        "a one-line message below 0 ns accepted: '%s'", err);
+  m1->sum.median = m1_saved;
 
   /* A missing measurement is an error, not a zero. */
   static cal_run_t empty;

@@ -7,16 +7,25 @@
 # The program prints "elapsed <seconds>" (progress_checks.c,
 # task_state_checks.c).  It runs <runs> times on each runtime, alternating
 # stock and ext so that a change in the machine's load hits both.  The test
-# fails if the median ext time is more than <max ratio> times the median
-# stock time, or if any run fails.  An ext run is stopped once it has
-# taken 10 times the bound for its round's stock time (and at least 1 s),
-# and then counts as over the bound: a stall fails fast instead of running
-# into the test's timeout.
+# fails if any run fails, if an ext run has to be stopped, or if ext's
+# fastest run took more than <max ratio> times stock's fastest.
+#
+# Each runtime's fastest run, not its median: the load of a shared machine
+# only adds time, and on this 2-core guest it comes in a second mode, 4 to
+# 20 times the first, that takes about a quarter of the runs of either
+# runtime (KMP_BLOCKTIME=0 barriers, 30 runs each: 8 of stock's at 2.2-4.2 s
+# and 8 of ext's at 0.9-2.8 s, the others at 0.15-0.32 s), so that a median
+# of 5 lands in it on one runtime and not on the other about one time in 9.
+# A stall lengthens every run (13 to 72 times stock's time with the
+# dissemination barrier oversubscribed, 401 times with the task state note
+# inverted), the fastest too.  A stall that only some runs hit is caught by
+# the stop: an ext run is stopped once it has taken 10 times the bound for
+# its round's stock time and at least 10 s, more than twice the slowest run
+# of either runtime seen in the second mode, and a stopped run fails the
+# test.
 set -euo pipefail
 max_ratio=$1 runs=$2 stock=$3 ext=$4
 shift 4
-
-median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 
 stock_times=() ext_times=()
 for ((r = 1; r <= runs; r++)); do
@@ -24,29 +33,34 @@ for ((r = 1; r <= runs; r++)); do
   s=$(printf '%s\n' "$s" | awk '$1 == "elapsed" { print $2 }')
   [ -n "$s" ] || { echo "stock run printed no elapsed time"; exit 1; }
   limit=$(awk -v s="$s" -v b="$max_ratio" 'BEGIN { l = 10 * b * s;
-    printf "%.2f", l < 1 ? 1 : l }')
+    printf "%.2f", l < 10 ? 10 : l }')
   out=$(LD_LIBRARY_PATH=$ext timeout "$limit" "$@") && rc=0 || rc=$?
   if [ $rc = 124 ]; then
-    e="stopped after $limit"
+    echo "round $r: stock ${s}s ext stopped after ${limit}s"
+    echo "progress_vs_stock: an ext run took more than ${limit} s, 10 times" \
+      "the bound for this round's stock time (or 10 s)"
+    exit 1
   elif [ $rc != 0 ]; then
     echo "ext run failed (exit $rc): $out"
     exit 1
-  else
-    e=$(printf '%s\n' "$out" | awk '$1 == "elapsed" { print $2 }')
-    [ -n "$e" ] || { echo "ext run printed no elapsed time"; exit 1; }
   fi
+  e=$(printf '%s\n' "$out" | awk '$1 == "elapsed" { print $2 }')
+  [ -n "$e" ] || { echo "ext run printed no elapsed time"; exit 1; }
   echo "round $r: stock ${s}s ext ${e}s"
   stock_times+=("$s")
-  # A stopped run is over the bound by construction.
-  [ "${e%% *}" = stopped ] && e=$(awk -v l="$limit" 'BEGIN { print 10 * l }')
   ext_times+=("$e")
 done
 
-stock_median=$(printf '%s\n' "${stock_times[@]}" | median)
-ext_median=$(printf '%s\n' "${ext_times[@]}" | median)
-ratio=$(awk -v e="$ext_median" -v s="$stock_median" 'BEGIN { printf "%.2f", e / s }')
-echo "median: stock ${stock_median}s ext ${ext_median}s, ext/stock $ratio (bound $max_ratio)"
+fastest() { sort -g | head -n 1; }
+median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+stock_fastest=$(printf '%s\n' "${stock_times[@]}" | fastest)
+ext_fastest=$(printf '%s\n' "${ext_times[@]}" | fastest)
+ratio=$(awk -v e="$ext_fastest" -v s="$stock_fastest" 'BEGIN { printf "%.2f", e / s }')
+echo "fastest: stock ${stock_fastest}s ext ${ext_fastest}s, ext/stock $ratio" \
+  "(bound $max_ratio); medians (not judged): stock" \
+  "$(printf '%s\n' "${stock_times[@]}" | median)s ext" \
+  "$(printf '%s\n' "${ext_times[@]}" | median)s"
 if awk -v r="$ratio" -v b="$max_ratio" 'BEGIN { exit !(r > b) }'; then
-  echo "progress_vs_stock: ext takes more than $max_ratio times stock's time"
+  echo "progress_vs_stock: ext's fastest run takes more than $max_ratio times stock's fastest"
   exit 1
 fi

@@ -19,7 +19,9 @@
  *   # measurements: median, p10, p90, samples of every series
  *   # end
  *
- * The file is written to a temporary name and renamed.
+ * The file is written to a temporary name and renamed (ompext-calibrate
+ * first reads the temporary file as the plugin would, and keeps no file the
+ * plugin would refuse).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -108,7 +110,8 @@ static void put_held(FILE *f, const char *what, unsigned held,
 
 int cal_write_calfile(const char *path, const cal_run_t *run,
                       const ompext_calibration_fingerprint_t *fp,
-                      const cal_params_t *prm, char *err, size_t cap) {
+                      const cal_params_t *prm, cal_file_check_fn check,
+                      char *err, size_t cap) {
   char tmp[4200];
   if (snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >=
       (int)sizeof(tmp)) {
@@ -157,6 +160,10 @@ int cal_write_calfile(const char *path, const cal_run_t *run,
   fprintf(f, "line %d\n", prm->line);
   if (prm->warning[0])
     fprintf(f, "# warning: %s\n", prm->warning);
+  if (prm->held_reads[0])
+    fprintf(f, "# held at one tick of the timer (%.4g ns), the medians "
+               "measured below it: %s\n",
+            run->timer.ns_per_tick, prm->held_reads);
   static const char *const tc_names[] = {"b", "c"};
   static const char *const tn_names[] = {"o", "q", "p"};
   put_held(f, "contention fit", prm->tc_held, tc_names, 2);
@@ -205,6 +212,10 @@ int cal_write_calfile(const char *path, const cal_run_t *run,
     bad = 1;
   if (bad) {
     snprintf(err, cap, "cannot write %s", tmp);
+    unlink(tmp);
+    return -1;
+  }
+  if (check && check(tmp, err, cap) != 0) {
     unlink(tmp);
     return -1;
   }

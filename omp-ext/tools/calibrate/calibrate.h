@@ -380,6 +380,9 @@ typedef struct cal_params {
   double tc_rss, tn_rss;
   int tc_points, tn_points;
   char warning[320]; /* a doubt about the measurements, or empty */
+  /* The line reads measured below one tick of the timer and held at one
+     tick ("R_L -3.33 ns, ..."), or empty. */
+  char held_reads[160];
 } cal_params_t;
 
 /* select.c: fills *p from run's series.  0, or -1 with a message (a
@@ -390,11 +393,19 @@ int cal_choose_params(const cal_run_t *run, cal_params_t *p, char *err,
 /* mkdir -p of the directory part of `path`.  0, or -1 with a message. */
 int cal_mkdirs_for(const char *path, char *err, size_t cap);
 
+/* Accepts or refuses the calibration file written at a temporary path,
+   before it takes its name: 0, or -1 with a message. */
+typedef int (*cal_file_check_fn)(const char *tmp_path, char *err,
+                                 size_t cap);
+
 /* Writes the calibration file (atomically: a temporary file renamed),
-   framed by ompext_calibration_write_header and _end. */
+   framed by ompext_calibration_write_header and _end.  With a check (may
+   be NULL), a file it refuses is removed and never takes the name: an
+   earlier file at path stays as it was. */
 int cal_write_calfile(const char *path, const cal_run_t *run,
                       const ompext_calibration_fingerprint_t *fp,
-                      const cal_params_t *prm, char *err, size_t cap);
+                      const cal_params_t *prm, cal_file_check_fn check,
+                      char *err, size_t cap);
 /* Writes all raw samples as CSV. */
 int cal_write_raw_csv(const char *path, const cal_run_t *run, char *err,
                       size_t cap);

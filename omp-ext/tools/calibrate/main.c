@@ -8,13 +8,15 @@
  * See calibrate.h for the method and the files.  This file: the command
  * line, the plan and its time budget, the order of the measurements.
  *
- * Exit status: 0 success, 1 a failure (pinning, measuring, writing),
- * 2 bad usage.
+ * Exit status: 0 success, 1 a failure (pinning, measuring, writing, or
+ * three measurements in a row spoiled: parameters that are not physical,
+ * or a file the plugin would refuse), 2 bad usage.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "calibrate.h"
+#include "model.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -61,6 +63,71 @@ static int parse_int(const char *s, int *out) {
     return -1;
   *out = (int)v;
   return 0;
+}
+
+/* One measurement: the timer's rate and overhead, then the plan (every
+   series, run->rounds times over).  0, or -1 with a message. */
+static int measure(cal_run_t *run, char *err, size_t cap) {
+  const int quick = run->quick;
+  if (cal_timer_init(&run->timer, quick, err, cap) != 0) {
+    char why[256];
+    snprintf(why, sizeof(why), "%s", err);
+    snprintf(err, cap, "timer: %s", why);
+    return -1;
+  }
+  fprintf(stderr, "%s: timer %s (%.3f GHz), overhead %.1f ns subtracted\n",
+          progname, run->timer.name, run->timer.ghz, run->timer.overhead_ns);
+
+  run->rounds = quick ? 2 : 5;
+  run->steps_done = 0;
+  run->steps_total = run->rounds * (cal_linebench_steps(run) +
+                                    cal_contention_steps(run) +
+                                    cal_multiline_steps(run));
+  /* Time budget: a series stops a round at max_samples or after
+     series_budget_s (min_samples permitting, up to series_hard_s).  Worst
+     case, every series at the hard limit in every round: 2 * 4.5 s (quick)
+     and 1.8 * 30 s (default), plus the timer's calibration: within 10 s
+     and 60 s per attempt. */
+  double total_s = quick ? 4.5 : 30.0;
+  double per = total_s / (run->steps_total > 0 ? run->steps_total : 1);
+  double cap_s = quick ? 0.15 : 0.5;
+  run->series_budget_s = per < cap_s ? per : cap_s;
+  run->series_hard_s = (quick ? 2.0 : 1.8) * run->series_budget_s;
+  run->max_samples = quick ? 1000 : 4000;
+  run->min_samples = quick ? 15 : 40;
+  run->warmup = quick ? 10 : 50;
+
+  for (run->round = 0; run->round < run->rounds; ++run->round)
+    if (cal_linebench_run(run, err, cap) != 0 ||
+        cal_contention_run(run, err, cap) != 0 ||
+        cal_multiline_run(run, err, cap) != 0)
+      return -1;
+  run->steps_done = run->steps_total;
+  return 0;
+}
+
+static void free_series(cal_run_t *run) {
+  for (size_t i = 0; i < run->nseries; ++i) {
+    free(run->series[i]->x);
+    free(run->series[i]);
+  }
+  free(run->series);
+  run->series = NULL;
+  run->nseries = run->capseries = 0;
+}
+
+/* The file as the plugin reads it: framing, the model's parser, the
+   plausible ranges.  A file it would refuse is no calibration. */
+static int file_refused; /* set when plugin_accepts refused the file */
+static int plugin_accepts(const char *tmp_path, char *err, size_t cap) {
+  ompext_model_params_t p;
+  char why[512];
+  if (ompext_model_params_load_file(tmp_path, &p, why, sizeof(why)) == 0)
+    return 0;
+  snprintf(err, cap,
+           "the measurements make a file the plugin would refuse (%s)", why);
+  file_refused = 1;
+  return -1;
 }
 
 int main(int argc, char **argv) {
@@ -165,57 +232,48 @@ int main(int argc, char **argv) {
               t->class_count[c] == 1 ? "" : "s");
   fputc('\n', stderr);
 
-  if (cal_timer_init(&run.timer, quick, err, sizeof(err)) != 0) {
-    fprintf(stderr, "%s: timer: %s\n", progname, err);
-    return 1;
-  }
-  fprintf(stderr, "%s: timer %s (%.3f GHz), overhead %.1f ns subtracted\n",
-          progname, run.timer.name, run.timer.ghz, run.timer.overhead_ns);
-
-  /* The plan: every series, `rounds` times over (see cal_run_t). */
-  run.rounds = quick ? 2 : 5;
-  run.steps_total = run.rounds * (cal_linebench_steps(&run) +
-                                  cal_contention_steps(&run) +
-                                  cal_multiline_steps(&run));
-  /* Time budget: a series stops a round at max_samples or after
-     series_budget_s (min_samples permitting, up to series_hard_s).  Worst
-     case, every series at the hard limit in every round: 2 * 4.5 s (quick)
-     and 1.8 * 30 s (default), plus the timer's calibration: within 10 s
-     and 60 s. */
-  double total_s = quick ? 4.5 : 30.0;
-  double per = total_s / (run.steps_total > 0 ? run.steps_total : 1);
-  double cap_s = quick ? 0.15 : 0.5;
-  run.series_budget_s = per < cap_s ? per : cap_s;
-  run.series_hard_s = (quick ? 2.0 : 1.8) * run.series_budget_s;
-  run.max_samples = quick ? 1000 : 4000;
-  run.min_samples = quick ? 15 : 40;
-  run.warmup = quick ? 10 : 50;
-
-  for (run.round = 0; run.round < run.rounds; ++run.round) {
-    if (cal_linebench_run(&run, err, sizeof(err)) != 0 ||
-        cal_contention_run(&run, err, sizeof(err)) != 0 ||
-        cal_multiline_run(&run, err, sizeof(err)) != 0) {
+  /* A busy machine can spoil a whole measurement (seen: the timer's
+     overhead at 4-10 times its usual, contention medians at 0): parameters
+     that are not physical, or a file the plugin would refuse, are measured
+     again, up to ATTEMPTS times in all. */
+  enum { ATTEMPTS = 3 };
+  cal_params_t prm;
+  for (int attempt = 1;; ++attempt) {
+    if (measure(&run, err, sizeof(err)) != 0) {
       fprintf(stderr, "%s: %s\n", progname, err);
       if (strstr(err, "pin"))
         fprintf(stderr, "%s: refusing to measure with unpinned threads\n",
                 progname);
       return 1;
     }
-  }
-  run.steps_done = run.steps_total;
-
-  cal_params_t prm;
-  if (cal_choose_params(&run, &prm, err, sizeof(err)) != 0) {
-    fprintf(stderr, "%s: %s\n", progname, err);
-    return 1;
+    int spoiled = 1; /* the measurements, not the file system, failed */
+    if (cal_choose_params(&run, &prm, err, sizeof(err)) == 0) {
+      file_refused = 0;
+      if (cal_mkdirs_for(out_path, err, sizeof(err)) == 0 &&
+          cal_write_calfile(out_path, &run, &fp, &prm, plugin_accepts, err,
+                            sizeof(err)) == 0)
+        break;
+      spoiled = file_refused;
+    }
+    if (!spoiled || attempt == ATTEMPTS) {
+      fprintf(stderr, "%s: %s\n", progname, err);
+      if (spoiled)
+        fprintf(stderr, "%s: no calibration after %d attempts: measure "
+                        "again on a quieter machine\n",
+                progname, ATTEMPTS);
+      return 1;
+    }
+    fprintf(stderr, "%s: attempt %d of %d: %s; measuring again\n",
+            progname, attempt, ATTEMPTS, err);
+    free_series(&run);
   }
   if (prm.warning[0])
     fprintf(stderr, "%s: warning: %s\n", progname, prm.warning);
-  if (cal_mkdirs_for(out_path, err, sizeof(err)) != 0 ||
-      cal_write_calfile(out_path, &run, &fp, &prm, err, sizeof(err)) != 0) {
-    fprintf(stderr, "%s: %s\n", progname, err);
-    return 1;
-  }
+  if (prm.held_reads[0])
+    fprintf(stderr,
+            "%s: warning: line reads measured below one tick of the timer "
+            "(%.4g ns), held at one tick: %s\n",
+            progname, run.timer.ns_per_tick, prm.held_reads);
   if (raw_path && (cal_mkdirs_for(raw_path, err, sizeof(err)) != 0 ||
                    cal_write_raw_csv(raw_path, &run, err, sizeof(err)) != 0)) {
     fprintf(stderr, "%s: %s\n", progname, err);
@@ -227,11 +285,7 @@ int main(int argc, char **argv) {
                prm.c, prm.o, prm.q, prm.p);
   printf("%s\n", out_path);
 
-  for (size_t i = 0; i < run.nseries; ++i) {
-    free(run.series[i]->x);
-    free(run.series[i]);
-  }
-  free(run.series);
+  free_series(&run);
   cal_topo_free(t);
   return 0;
 }

@@ -14,7 +14,12 @@
  *
  * The model accepts only values >= 0, so both fits are non-negative least
  * squares (a coefficient the plain fit makes negative is held at 0 and the
- * file says so).
+ * file says so); a fit whose one reader (T_C(1) = b + c) or one-line
+ * message (T_N(1) = o + q - p) costs nothing is refused, and the tool
+ * measures again.  A line read takes some time, and the model refuses a
+ * transfer of 0: a median below one tick of the timer (after the timer's
+ * overhead is subtracted, a busy machine's noise can leave it at 0 or
+ * below) is held at one tick, and the file and the tool's warning say so.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -23,7 +28,20 @@
 
 #include <string.h>
 
-static double nonneg(double v) { return v > 0 ? v : 0; }
+/* The median of a line-read series, or one tick of the timer when the
+   median is below it (noted in p->held_reads).  cal_timer_init accepts no
+   TSC of 100 GHz or more, and clock_gettime ticks in ns: a tick is above
+   the model's least transfer, 0.01 ns. */
+static double line_read(const cal_run_t *run, const cal_series_t *s,
+                        const char *name, cal_params_t *p) {
+  const double tick = run->timer.ns_per_tick;
+  if (s->sum.median >= tick)
+    return s->sum.median;
+  size_t used = strlen(p->held_reads);
+  snprintf(p->held_reads + used, sizeof(p->held_reads) - used,
+           "%s%s %.2f ns", used ? ", " : "", name, s->sum.median);
+  return tick;
+}
 
 int cal_choose_params(const cal_run_t *run, cal_params_t *p, char *err,
                       size_t cap) {
@@ -43,9 +61,9 @@ int cal_choose_params(const cal_run_t *run, cal_params_t *p, char *err,
                  : !rr ? "R_R (remote read)" : "R_I (read from memory)");
     return -1;
   }
-  p->r_l = nonneg(rl->sum.median);
-  p->r_r = nonneg(rr->sum.median);
-  p->r_i = nonneg(ri->sum.median);
+  p->r_l = line_read(run, rl, "R_L", p);
+  p->r_r = line_read(run, rr, "R_R", p);
+  p->r_i = line_read(run, ri, "R_I", p);
   /* A remote read as fast as a local one means the two PUs share the
      reader's first-level cache whatever hwloc says: on a virtual machine,
      the host ran both virtual CPUs on one physical core (hyperthreads). */
@@ -95,6 +113,15 @@ int cal_choose_params(const cal_run_t *run, cal_params_t *p, char *err,
     snprintf(err, cap, "contention: too few reader counts measured (%d)", m);
     return -1;
   }
+  /* A reader of a line in another cache takes time: one reader's cost 0
+     or less is a measurement spoiled (by a busy machine), not a machine. */
+  if (!(p->b + p->c > 0)) {
+    snprintf(err, cap,
+             "contention: one reader's cost b + c = %g ns is not above 0 "
+             "(medians %g ns for n = %g)",
+             p->b + p->c, y[0], n[0]);
+    return -1;
+  }
   p->a = 0;
   p->tc_points = m;
   p->tc_rss = 0;
@@ -123,6 +150,14 @@ int cal_choose_params(const cal_run_t *run, cal_params_t *p, char *err,
   if (k < 3 || cal_fit_multiline(N, z, (size_t)k, 1, &p->o, &p->q, &p->p,
                                  &p->tn_held) != 0) {
     snprintf(err, cap, "multi-line: too few message sizes measured (%d)", k);
+    return -1;
+  }
+  /* Likewise a message of one line. */
+  if (!(p->o + p->q - p->p > 0)) {
+    snprintf(err, cap,
+             "multi-line: a one-line message's cost o + q - p = %g ns is "
+             "not above 0 (median %g ns for N = %g)",
+             p->o + p->q - p->p, z[0], N[0]);
     return -1;
   }
   p->tn_points = k;
