@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *progname = "ompext-calibrate";
 
@@ -263,9 +264,12 @@ int main(int argc, char **argv) {
                 progname, ATTEMPTS);
       return 1;
     }
-    fprintf(stderr, "%s: attempt %d of %d: %s; measuring again\n",
-            progname, attempt, ATTEMPTS, err);
+    /* A busy spell lasts seconds (seen: two quick runs in a row spoiled,
+       the next four not): wait for it to pass, longer each time. */
+    fprintf(stderr, "%s: attempt %d of %d: %s; measuring again in %d s\n",
+            progname, attempt, ATTEMPTS, err, 2 * attempt);
     free_series(&run);
+    sleep((unsigned)(2 * attempt));
   }
   if (prm.warning[0])
     fprintf(stderr, "%s: warning: %s\n", progname, prm.warning);
