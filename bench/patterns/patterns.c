@@ -2,7 +2,8 @@
  * patterns.c -- small OpenMP programs that combine constructs the way
  * applications do, beyond syncbench's one construct in a loop: team sizes
  * that change from region to region, nested regions (active and
- * serialized), if(false) regions, tasks and taskloops, dynamic loops.
+ * serialized), if(false) regions, tasks (one handed over from a thread
+ * that keeps working) and taskloops, dynamic loops.
  * make bench runs it on stock and ext to look for a slower case there too.
  *
  * Each pattern repeats one step (usually a parallel region); blocks of
@@ -15,6 +16,7 @@
  * The team size is OMP_NUM_THREADS (the default team).
  */
 #include <omp.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +91,34 @@ static int step_tasks(long step, int team) {
   return done != 28;
 }
 
+/* tid 0 hands one task to the team and waits for it in user code, with no
+   task scheduling point, so that another thread must run it from the
+   barrier where it waits: a producer that goes on working while the team
+   takes its task (the waiters' polls for tasks decide how soon it starts).
+   In a team of one the task runs at once. */
+static long handoffs; /* steps so far; only the initial thread writes it */
+static atomic_long handoff_ran; /* the step whose task ran last */
+static int step_task_handoff(long step, int team) {
+  (void)step;
+  (void)team;
+  const long mine = ++handoffs;
+  int wrong = 0;
+#pragma omp parallel reduction(+ : wrong)
+  {
+    if (omp_get_thread_num() == 0) {
+#pragma omp task firstprivate(mine)
+      /* release: tid 0's acquire load sees the task done */
+      atomic_store_explicit(&handoff_ran, mine, memory_order_release);
+      while (atomic_load_explicit(&handoff_ran, memory_order_acquire) != mine)
+        ;
+    }
+#pragma omp barrier
+    /* relaxed: the barrier ordered the task's store before this load */
+    wrong += atomic_load_explicit(&handoff_ran, memory_order_relaxed) != mine;
+  }
+  return wrong != 0;
+}
+
 /* A taskloop in a single, the team running its tasks. */
 static int step_taskloop(long step, int team) {
   (void)step;
@@ -153,6 +183,8 @@ static const struct pattern {
      "8 serialized inner regions per thread"},
     {"if-false", step_if_false, 1, "every other region if(false)"},
     {"tasks", step_tasks, 1, "8 tasks from a single, then taskwait"},
+    {"task-handoff", step_task_handoff, 1,
+     "tid 0 hands a task over and waits for it in user code"},
     {"taskloop", step_taskloop, 1,
      "a taskloop of 64 iterations with a reduction"},
     {"dynamic-loop", step_dynamic_loop, 1,

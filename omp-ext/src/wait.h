@@ -6,11 +6,11 @@
  * the services wait, which in the runtime runs tasks, yields when threads
  * outnumber processors, sleeps after the blocktime (setting and clearing
  * the word's sleep bit around the sleep) and returns early at shutdown.
- * Every OMPEXT_TASK_POLLS polls the inline spin asks the runtime whether
- * the team has tasks, and if so hands over at once: a task another thread
- * created while this one waits (a producer in a single, the others at its
- * barrier) starts within that many polls, not after the whole spin (4096
- * polls by default: 55 us a task on the development machine).
+ * At every poll the inline spin asks the runtime whether the team has
+ * tasks, and if so hands over at once: a task another thread created while
+ * this one waits (a producer in a single, the others at its barrier) starts
+ * at the next poll, not after the whole spin (4096 polls by default: 55 us
+ * a task on the development machine).
  * Signals go through the services release: it adds OMPEXT_FLAG_BUMP and
  * wakes the word's waiter if it sleeps.  The only other change to a word
  * is bcast_close.c's own fetch-add of OMPEXT_FLAG_BUMP on a word nobody
@@ -60,18 +60,18 @@ static inline unsigned ompext_spin_budget(int oversubscribed, unsigned polls) {
   return oversubscribed || ompext_svc->passive_wait() ? 0 : polls;
 }
 
-/* Polls between two questions about tasks in the inline spin; a power of
-   two.  A question is a call and a few loads: at 64 polls it costs a wait
-   nothing it could measure, and a task waits at most 64 polls. */
-#define OMPEXT_TASK_POLLS 64u
-
 static inline void ompext_wait(int gtid, ompext_flag_word_t *word,
                                uint64_t expect, unsigned spin_polls) {
   for (unsigned i = 0; i < spin_polls; ++i) {
     if (ompext_word_is(word, expect))
       return;
-    if (i % OMPEXT_TASK_POLLS == OMPEXT_TASK_POLLS - 1 &&
-        ompext_svc->tasks_pending(gtid))
+    /* A call and three loads of lines nobody writes while no task exists:
+       every poll costs the barriers nothing measurable (BARRIER, PARALLEL,
+       FOR, REDUCTION at 2 threads, 14 rounds: 0.91-1.03 of asking every 64
+       polls, none significant), and a task handed to a spinning waiter
+       took 1.34 times stock's time per region when asked every 64 polls,
+       1.04 every 8, 1.01 every poll. */
+    if (ompext_svc->tasks_pending(gtid))
       break;
     ompext_cpu_relax();
   }
