@@ -11,13 +11,15 @@
 # thread count, and a last line counts the control's own rows above 1.00
 # and 1.05: what noise alone made of two identical runtimes in this run.
 #
-# usage: awk [-v all=1] [-v control=AA_PAIRED_CSV] -f slower.awk PAIRED_CSV
+# usage: awk [-v all=1] [-v ratio=B/A] [-v control=AA_PAIRED_CSV] -f slower.awk PAIRED_CSV
 #   PAIRED_CSV  measurement,bytes,threads,rounds,median_ratio,iqr,rounds_slower
 #   all=1       every row, faster ones too (the gap then negative)
+#   ratio       what the ratio compares, for the header (ext/stock)
 #   control     the A/A's PAIRED_CSV; an empty or missing file: no control
 
 BEGIN {
     FS = ","
+    if (ratio == "") ratio = "ext/stock"
     if (control != "") {
         while ((getline line < control) > 0) {
             if (split(line, f, ",") != 7 || f[1] == "measurement")
@@ -61,10 +63,10 @@ END {
                 t = rows[j]; rows[j] = rows[j - 1]; rows[j - 1] = t
             }
         if (with_control) {
-            print "| measurement | bytes | threads | ext/stock per round | gap | iqr | rounds slower | sign test | A/A per round | A/A rounds slower |"
+            print "| measurement | bytes | threads | " ratio " per round | gap | iqr | rounds slower | sign test | A/A per round | A/A rounds slower |"
             print "|---|---|---|---|---|---|---|---|---|---|"
         } else {
-            print "| measurement | bytes | threads | ext/stock per round | gap | iqr | rounds slower | sign test |"
+            print "| measurement | bytes | threads | " ratio " per round | gap | iqr | rounds slower | sign test |"
             print "|---|---|---|---|---|---|---|---|"
         }
         for (i = 1; i <= n; i++)
