@@ -71,7 +71,7 @@ static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
    two line transfers after the last arrival where the runtime's own barrier
    needs one, its workers draining tasks while they wait for that release
    (pattern task-handoff, a task handed to a waiting thread in each region:
-   1.06 of stock on the AMD machine, 15 of 20 rounds).  Whether a barrier
+   1.06 of stock on an AMD EPYC, 15 of 20 rounds).  Whether a barrier
    has tasks is known only once every thread is in it, so a team that found
    some expects more and steps aside for the next barriers, then tries its
    own again: a team whose tasks stopped runs at most this many barriers on
