@@ -64,20 +64,6 @@ static void *plugin_team_prepare(void *old_ctx, int nproc, int *flags) {
 
 static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
 
-/* How many plain barriers a team runs on the runtime's own after one of the
-   plugin's that found tasks.  With tasks, the runtime closes the plugin's
-   whole barrier with its own release, and the primary first waits until
-   every worker, back in one of the runtime's waits, has found no task left:
-   two line transfers after the last arrival where the runtime's own barrier
-   needs one, its workers draining tasks while they wait for that release
-   (pattern task-handoff, a task handed to a waiting thread in each region:
-   1.06 of stock on an AMD EPYC, 15 of 20 rounds).  Whether a barrier
-   has tasks is known only once every thread is in it, so a team that found
-   some expects more and steps aside for the next barriers, then tries its
-   own again: a team whose tasks stopped runs at most this many barriers on
-   the runtime's path. */
-#define STOCK_BARRIERS_AFTER_TASKS 16
-
 static int plugin_plain_barrier(void *ctx, int gtid, int tid) {
   ompext_team_t *team = ctx;
   ompext_stat_add(OMPEXT_STAT_PLAIN_BARRIER);
@@ -98,7 +84,7 @@ static int plugin_plain_barrier(void *ctx, int gtid, int tid) {
   } else
     ompext_barrier_wait(team->barrier_alg, team->barrier, gtid, tid,
                         team->spin_polls);
-  return 1 + STOCK_BARRIERS_AFTER_TASKS; /* see abi.h */
+  return 1;
 }
 
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,

@@ -52,10 +52,8 @@ extern "C" {
    6: plain_barrier may hand a barrier back (returns 0); services gained
    stock_barrier_bits.
    7: reduce_method may add OMPEXT_REDUCE_METHOD_SETTLED to its answer.
-   8: services gained tasks_pending.
-   9: plain_barrier's nonzero answer also says how many plain barriers
-   follow on the runtime's path after one that found tasks. */
-#define OMPEXT_ABI_VERSION 10u
+   8: services gained tasks_pending. */
+#define OMPEXT_ABI_VERSION 9u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -174,11 +172,7 @@ typedef struct ompext_ops {
      called it for this episode.  All nproc threads call it.  Returns 0 at
      once, having waited for nobody, to hand this episode to the runtime's
      own barrier (gather and release); every thread of the team must then
-     get 0 for the same episode.  A nonzero answer is 1 + how many of the
-     team's next plain barriers the runtime runs on its own barrier, without
-     calling this, if it finds that this one had tasks (libomp: the task
-     team found some; it then closes this barrier with its own release);
-     every thread of the team must give the same answer. */
+     get 0 for the same episode. */
   int (*plain_barrier)(void *ctx, int gtid, int tid);
 
   /* (b) Reduction gather: every thread passes its reduce_data; when tid 0
