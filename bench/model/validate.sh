@@ -17,8 +17,9 @@ for tool in ompext-calibrate ompext-model ompext-gbench; do
   [[ -x $bin/$tool ]] || { echo "validate.sh: $bin/$tool missing: run 'make build'" >&2; exit 1; }
 done
 cores=$(nproc)
-machine=${BENCH_MACHINE:-$(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo |
-  tr 'A-Z' 'a-z' | sed -E 's/\((r|tm)\)//g; s/ processor//; s/cpu @.*//; s/[^a-z0-9]+/-/g; s/^-|-$//g')-${cores}c}
+# shellcheck source=bench/epcc/machine_slug.sh
+source "$here/bench/epcc/machine_slug.sh"
+machine=${BENCH_MACHINE:-$(machine_slug "$cores")}
 out=${1:-$here/bench/results/$machine}
 threads=${VALIDATE_THREADS:-"2 4 8"}
 mkdir -p "$out"
