@@ -52,6 +52,9 @@ typedef struct ompext_reduce_clock {
   struct ompext_reduce_site *settled_site;
   unsigned settled_allowed;
   int settled_method;
+  /* The plain barriers this thread still hands back to the runtime after
+     one that found tasks (team.h, ompext_team_stock_after_tasks). */
+  unsigned stock_barriers_after_tasks;
 } ompext_reduce_clock_t;
 
 typedef struct ompext_reduce_site {

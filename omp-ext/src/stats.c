@@ -32,6 +32,9 @@ static const struct {
                                   "rooted_closes"},
     [OMPEXT_STAT_STOCK_BARRIER] = {offsetof(ompext_stats_t, stock_barriers),
                                    "stock_barriers"},
+    [OMPEXT_STAT_STOCK_BARRIER_AFTER_TASKS] =
+        {offsetof(ompext_stats_t, stock_barriers_after_tasks),
+         "stock_barriers_after_tasks"},
     [OMPEXT_STAT_ATOMIC_LOCK] = {offsetof(ompext_stats_t, atomic_locks),
                                  "atomic_locks"},
 };

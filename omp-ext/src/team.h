@@ -4,9 +4,10 @@
  * primary thread at a fork, while every worker is parked.
  *
  * The first line holds what the collectives read, and nothing written while
- * workers run: a plain barrier reads only that line of the context (its
- * first eight fields, within even a 64-byte line), and with 128-byte lines
- * so do forks and joins.  The plan and the topology bookkeeping
+ * workers run, except after a barrier that found tasks (see
+ * ompext_team_stock_after_tasks): a plain barrier reads only that line of
+ * the context (its first nine fields, within even a 64-byte line), and with
+ * 128-byte lines so do forks and joins.  The plan and the topology bookkeeping
  * follow on lines of their own.
  */
 #ifndef OMPEXT_TEAM_H
@@ -32,6 +33,11 @@ typedef struct ompext_team {
   int forkjoin_from_table;     /* 0: the fork/join tree is computed at each
                                   call (bindings still being recorded, or the
                                   table did not compile) */
+  int stock_after_tasks;       /* nonzero: barrier_alg is OMPEXT_BARRIER_STOCK
+                                  because the team found tasks, and each
+                                  thread counts its barriers handed back
+                                  (ompext_team_stock_after_tasks);
+                                  plan.barrier.alg is the team's own */
   void *barrier;               /* see barrier.h */
   ompext_barrier_hier_t *hier; /* once laid out over several domains, the
                                   barrier with one leader per domain */
@@ -92,6 +98,43 @@ static inline void ompext_team_refresh_polls(ompext_team_t *team) {
   const unsigned polls = ompext_plan_spin_polls(&team->plan);
   if (team->spin_polls != polls)
     team->spin_polls = polls;
+}
+
+/* After tasks.  A plain barrier of the team's found tasks (plugin.c): every
+   thread of the team calls this after it, before the runtime's release lets
+   any worker on, and hands its next `count` plain barriers of the team back
+   to the runtime; the primary switches the team's barriers to the runtime's
+   (so the plugin's barrier path reads no count while it has none), which
+   every worker reads before its next barrier. */
+static inline void ompext_team_stock_after_tasks(ompext_team_t *team, int tid,
+                                                 unsigned count) {
+  team->clocks[tid].stock_barriers_after_tasks = count;
+  if (tid == 0) {
+    team->barrier_alg = OMPEXT_BARRIER_STOCK;
+    team->stock_after_tasks = 1;
+  }
+}
+
+/* Whether this barrier is one of them: counts it down.  Every thread of the
+   team gets the same answer, as each counts the same barriers since the
+   same one; once the count is out, each runs the plan's barrier. */
+static inline int ompext_team_stock_barrier_after_tasks(ompext_team_t *team,
+                                                        int tid) {
+  unsigned *left = &team->clocks[tid].stock_barriers_after_tasks;
+  if (!*left)
+    return 0;
+  --*left;
+  return 1;
+}
+
+/* The primary at a fork or a join, where no worker decides a plain barrier
+   of the team: once the count is out (the primary's is everyone's), the
+   team's barriers are the plan's again. */
+static inline void ompext_team_after_tasks_settle(ompext_team_t *team) {
+  if (team->clocks[0].stock_barriers_after_tasks)
+    return;
+  team->barrier_alg = team->plan.barrier.alg;
+  team->stock_after_tasks = 0;
 }
 
 /* ompext_team_prepare's other cases: a new context, or the layout still

@@ -24,6 +24,13 @@
  *                            the plugin hands its plain barriers back to the
  *                            runtime's own, none with one leader per domain
  *                            (needs OMPEXT_STATS=1)
+ *   --expect-task-barriers-stock
+ *                            after a plain barrier of the plugin's that found
+ *                            tasks, the team's next ones are the runtime's
+ *                            own: the plugin runs fewer than all barriers of
+ *                            a region whose every other barrier has tasks,
+ *                            and again the barriers of a later region
+ *                            without tasks (needs OMPEXT_STATS=1)
  *   --expect-replan          a settled team of 2 gets a new context when a
  *                            second root takes the process past the
  *                            processor count, and again once it is gone
@@ -194,11 +201,25 @@ static void copyprivates(void) {
   check(bad == 0, "copyprivate of several variables");
 }
 
-static void tasks_before_barrier(void) {
+/* Plain barriers the plugin ran itself, not handed back after tasks. */
+static uint64_t own_barriers(const ompext_stats_t *s) {
+  return s->plain_barriers - s->stock_barriers_after_tasks;
+}
+
+/* Every other barrier has tasks.  With stepping_aside, a barrier of the
+   plugin's that found tasks hands the team's next ones to the runtime's own
+   (plugin.c), so the plugin runs fewer than the 100 barriers of each
+   thread; then a region of 100 barriers without tasks has at most 16 more
+   on the runtime's, and the rest on the plugin's. */
+static void tasks_before_barrier(int stepping_aside) {
+  ompext_stats_t before, after, later;
+  int loaded = probe_plugin_stats(&before);
   int done[64] = {0};
-  int bad = 0;
+  int bad = 0, team = 1;
 #pragma omp parallel reduction(+ : bad)
   {
+    if (omp_get_thread_num() == 0) /* read after the region's end */
+      team = omp_get_num_threads();
     for (int round = 1; round <= 50; ++round) {
 #pragma omp single nowait
       for (int i = 0; i < 64; ++i) {
@@ -219,6 +240,73 @@ static void tasks_before_barrier(void) {
     }
   }
   check(bad == 0, "tasks created before a barrier complete after it");
+  if (!stepping_aside)
+    return;
+  loaded = loaded && probe_plugin_stats(&after);
+#pragma omp parallel
+  for (int round = 0; round < 100; ++round) {
+#pragma omp barrier
+  }
+  loaded = loaded && probe_plugin_stats(&later);
+  check(loaded && before.counting &&
+            after.stock_barriers_after_tasks >
+                before.stock_barriers_after_tasks &&
+            own_barriers(&after) - own_barriers(&before) <
+                (uint64_t)team * 100,
+        "plain barriers after one that found tasks: the runtime's own");
+  check(loaded && own_barriers(&later) - own_barriers(&after) >=
+                      (uint64_t)team * (100 - 16),
+        "plain barriers without tasks: the plugin's again");
+}
+
+/* Barriers with tasks in a team, then in a nested team that only thread 0
+   of it starts, then the outer team's barriers again: each team counts the
+   barriers it hands back after tasks on its own, so thread 0 and the others
+   agree on whose barrier the outer one is (a count kept per runtime thread,
+   keyed by its team, hung here: the nested team's overwrote thread 0's). */
+static void nested_task_barriers(void) {
+  int outer_done[2] = {0, 0};
+  int bad = 0;
+  omp_set_max_active_levels(2);
+#pragma omp parallel num_threads(2) reduction(+ : bad)
+  {
+    const int me = omp_get_thread_num();
+    for (int round = 1; round <= 40; ++round) {
+#pragma omp task firstprivate(me, round) shared(outer_done)
+      {
+#pragma omp atomic write
+        outer_done[me] = round;
+      }
+#pragma omp barrier
+      int seen;
+#pragma omp atomic read
+      seen = outer_done[me];
+      bad += seen != round;
+      if (me == 0 && round % 2) {
+        int inner_done = 0;
+#pragma omp parallel num_threads(2) shared(inner_done) reduction(+ : bad)
+        {
+#pragma omp single nowait
+          {
+#pragma omp task shared(inner_done)
+            {
+#pragma omp atomic
+              inner_done += 1;
+            }
+          }
+#pragma omp barrier
+          int inner_seen;
+#pragma omp atomic read
+          inner_seen = inner_done;
+          bad += inner_seen != 1;
+#pragma omp barrier
+        }
+      }
+#pragma omp barrier
+    }
+  }
+  omp_set_max_active_levels(1);
+  check(bad == 0, "barriers after tasks, with a nested team's in between");
 }
 
 static void changing_team_sizes(void) {
@@ -515,6 +603,7 @@ int main(int argc, char **argv) {
   int expect_warnings = -1, expect_reductions = 0, expect_domains = 0;
   int expect_rooted_closes = 0, expect_replan = 0, expect_cp_stock = 0;
   int expect_stock_barriers = 0, expect_atomic_lock = 1;
+  int expect_task_barriers_stock = 0;
   int rounds = 2000, tasks = 1;
   for (int i = 1; i < argc; ++i) {
     if (strncmp(argv[i], "--expect-plugin=", 16) == 0)
@@ -545,6 +634,8 @@ int main(int argc, char **argv) {
       rounds = atoi(argv[i] + 9);
     else if (strcmp(argv[i], "--no-tasks") == 0)
       tasks = 0;
+    else if (strcmp(argv[i], "--expect-task-barriers-stock") == 0)
+      expect_task_barriers_stock = 1;
     else {
       fprintf(stderr, "omp_checks: unknown option %s\n", argv[i]);
       return 2;
@@ -562,8 +653,10 @@ int main(int argc, char **argv) {
   copyprivates();
   if (expect_cp_stock)
     copyprivate_declined();
-  if (tasks)
-    tasks_before_barrier();
+  if (tasks) {
+    tasks_before_barrier(expect_task_barriers_stock);
+    nested_task_barriers();
+  }
   changing_team_sizes();
   nested_regions();
   serialized_regions();

@@ -52,8 +52,9 @@ extern "C" {
    6: plain_barrier may hand a barrier back (returns 0); services gained
    stock_barrier_bits.
    7: reduce_method may add OMPEXT_REDUCE_METHOD_SETTLED to its answer.
-   8: services gained tasks_pending. */
-#define OMPEXT_ABI_VERSION 9u
+   8: services gained tasks_pending.
+   9: ops gained plain_barrier_found_tasks. */
+#define OMPEXT_ABI_VERSION 10u
 
 /* team_prepare's *flags. */
 #define OMPEXT_PREPARE_TREE_CHANGED 1
@@ -174,6 +175,12 @@ typedef struct ompext_ops {
      own barrier (gather and release); every thread of the team must then
      get 0 for the same episode. */
   int (*plain_barrier)(void *ctx, int gtid, int tid);
+  /* Called by every thread of the team right after a plain_barrier that
+     returned nonzero, when the runtime finds that the episode had tasks
+     (libomp: the task team found some; the runtime then closes the episode
+     with its own release, in which the workers drain tasks).  Every thread
+     of the team gets this call for the same episodes.  May be NULL. */
+  void (*plain_barrier_found_tasks)(void *ctx, int gtid, int tid);
 
   /* (b) Reduction gather: every thread passes its reduce_data; when tid 0
      returns, its data holds the combination of all threads' data, combined

@@ -35,6 +35,9 @@ typedef struct ompext_stats {
   /* per thread: plain barriers handed back to the runtime's own barrier
      (an oversubscribed team whose plan steps aside, see OMPEXT_VERBOSE) */
   uint64_t stock_barriers;
+  /* per thread: plain barriers handed back to the runtime's own because
+     one of the plugin's before them, in the same team, found tasks */
+  uint64_t stock_barriers_after_tasks;
   /* acquisitions of the runtime's global atomic lock that the plugin
      served (OMPEXT_ATOMIC_LOCK), by any thread */
   uint64_t atomic_locks;
