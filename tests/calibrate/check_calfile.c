@@ -7,10 +7,12 @@
  *       FILE: first line "# omp-ext calibration v1", "# fingerprint" with 16
  *       hex digits, "# cpu", "# topology", "# date"; the keys R_L R_R R_I a
  *       b c o q p line exactly once each and no other key; R_L, R_R, R_I,
- *       o, q finite and > 0; a, b, c, p finite and >= 0 (the fits hold a
- *       coefficient at 0 when the data make it negative: asserting > 0
- *       would assert something about this machine's timings; b was held at
- *       0 on a loaded run where two readers took more than twice one), but
+ *       o finite and > 0; a, b, c, q, p finite and >= 0 (the fits hold a
+ *       coefficient at 0 when the data make it negative, and the model's
+ *       parser takes 0 for each of them: asserting > 0 would assert
+ *       something about this machine's timings; b was held at 0 on a loaded
+ *       run where two readers took more than twice one, q on a CI run whose
+ *       message times grew in proportion to their lines), but
  *       the fitted costs of one reader and of one line positive:
  *       T_C(1) = b + c > 0 and T_N(1) = o + q - p > 0; line a whole
  *       number in [1, 4096].  With the cost model built in, the file must
@@ -66,7 +68,7 @@ static const char *const keys[NKEYS] = {
 /* 1: must be > 0, 0: must be >= 0, 2: the line size */
 static const int kind[NKEYS] = {
     [KEY_R_L] = 1, [KEY_R_R] = 1, [KEY_R_I] = 1, [KEY_A] = 0, [KEY_B] = 0,
-    [KEY_C] = 0,   [KEY_O] = 1,   [KEY_Q] = 1,   [KEY_P] = 0, [KEY_LINE] = 2};
+    [KEY_C] = 0,   [KEY_O] = 1,   [KEY_Q] = 0,   [KEY_P] = 0, [KEY_LINE] = 2};
 
 static int is_hex16(const char *s) {
   for (int i = 0; i < 16; ++i)
