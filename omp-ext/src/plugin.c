@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -103,7 +104,9 @@ static int plugin_plain_barrier(void *ctx, int gtid, int tid) {
      or the team found tasks: the same answer for every thread, as the
      context is the team's and each thread counts the same barriers. */
   if (team->barrier_alg == OMPEXT_BARRIER_STOCK) {
-    if (!team->stock_after_tasks) {
+    /* Relaxed: the barrier that set it, or the fork that cleared it, is
+       ordered before this one by the runtime's release. */
+    if (!atomic_load_explicit(&team->stock_after_tasks, memory_order_relaxed)) {
       ompext_stat_add(OMPEXT_STAT_STOCK_BARRIER);
       return 0;
     }
@@ -154,8 +157,12 @@ static int plugin_tree(void *ctx, int tid, int self, int *parent, int *children,
   if (self) /* each thread asks once at each fork and once at each join */
     ompext_reduce_clock_tick(&team->clocks[tid]);
   /* The primary's fork or join: every worker is parked or past the
-     region's last plain barrier. */
-  if (__builtin_expect(team->stock_after_tasks, 0) && self && tid == 0)
+     region's last plain barrier.  Relaxed: only the primary writes the
+     flag and acts on it here. */
+  if (__builtin_expect(atomic_load_explicit(&team->stock_after_tasks,
+                                            memory_order_relaxed),
+                       0) &&
+      self && tid == 0)
     ompext_team_after_tasks_settle(team);
   return ompext_team_forkjoin_tree(team, tid, self, parent, children, cap);
 }

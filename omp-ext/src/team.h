@@ -23,6 +23,7 @@
 #include "services.h"
 #include "topology.h"
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 typedef struct ompext_team {
@@ -33,11 +34,12 @@ typedef struct ompext_team {
   int forkjoin_from_table;     /* 0: the fork/join tree is computed at each
                                   call (bindings still being recorded, or the
                                   table did not compile) */
-  int stock_after_tasks;       /* nonzero: barrier_alg is OMPEXT_BARRIER_STOCK
-                                  because the team found tasks, and each
-                                  thread counts its barriers handed back
-                                  (ompext_team_stock_after_tasks);
-                                  plan.barrier.alg is the team's own */
+  /* Nonzero: barrier_alg is OMPEXT_BARRIER_STOCK because the team found
+     tasks, and each thread counts its barriers handed back
+     (ompext_team_stock_after_tasks); plan.barrier.alg is the team's own.
+     Atomic: every thread reads it at its fork and join (plugin.c,
+     plugin_tree) while the primary may clear it at its join. */
+  atomic_int stock_after_tasks;
   void *barrier;               /* see barrier.h */
   ompext_barrier_hier_t *hier; /* once laid out over several domains, the
                                   barrier with one leader per domain */
@@ -111,7 +113,10 @@ static inline void ompext_team_stock_after_tasks(ompext_team_t *team, int tid,
   team->clocks[tid].stock_barriers_after_tasks = count;
   if (tid == 0) {
     team->barrier_alg = OMPEXT_BARRIER_STOCK;
-    team->stock_after_tasks = 1;
+    /* Relaxed: workers read it at barriers after the runtime's release,
+       which orders this store before them, or at forks and joins, where
+       either value is right (only the primary acts on it there). */
+    atomic_store_explicit(&team->stock_after_tasks, 1, memory_order_relaxed);
   }
 }
 
@@ -134,7 +139,9 @@ static inline void ompext_team_after_tasks_settle(ompext_team_t *team) {
   if (team->clocks[0].stock_barriers_after_tasks)
     return;
   team->barrier_alg = team->plan.barrier.alg;
-  team->stock_after_tasks = 0;
+  /* Relaxed: as in ompext_team_stock_after_tasks; the next fork's release
+     orders it before the workers' next barriers. */
+  atomic_store_explicit(&team->stock_after_tasks, 0, memory_order_relaxed);
 }
 
 /* ompext_team_prepare's other cases: a new context, or the layout still

@@ -202,6 +202,10 @@ static void copyprivates(void) {
 }
 
 /* Plain barriers the plugin ran itself, not handed back after tasks. */
+/* plugin.c's STOCK_BARRIERS_AFTER_TASKS: the plain barriers a team hands
+   to the runtime after one that found tasks. */
+#define BARRIERS_HANDED_BACK_AFTER_TASKS 16
+
 static uint64_t own_barriers(const ompext_stats_t *s) {
   return s->plain_barriers - s->stock_barriers_after_tasks;
 }
@@ -209,8 +213,9 @@ static uint64_t own_barriers(const ompext_stats_t *s) {
 /* Every other barrier has tasks.  With stepping_aside, a barrier of the
    plugin's that found tasks hands the team's next ones to the runtime's own
    (plugin.c), so the plugin runs fewer than the 100 barriers of each
-   thread; then a region of 100 barriers without tasks has at most 16 more
-   on the runtime's, and the rest on the plugin's. */
+   thread; then a region of 100 barriers without tasks has at most
+   BARRIERS_HANDED_BACK_AFTER_TASKS more on the runtime's, and the rest on
+   the plugin's. */
 static void tasks_before_barrier(int stepping_aside) {
   ompext_stats_t before, after, later;
   int loaded = probe_plugin_stats(&before);
@@ -255,7 +260,7 @@ static void tasks_before_barrier(int stepping_aside) {
                 (uint64_t)team * 100,
         "plain barriers after one that found tasks: the runtime's own");
   check(loaded && own_barriers(&later) - own_barriers(&after) >=
-                      (uint64_t)team * (100 - 16),
+                      (uint64_t)team * (100 - BARRIERS_HANDED_BACK_AFTER_TASKS),
         "plain barriers without tasks: the plugin's again");
 }
 

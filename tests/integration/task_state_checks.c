@@ -64,14 +64,19 @@ static void hand_a_task_over(long round, int nthreads) {
 }
 
 /* tid 0 of the hot team also starts a nested team, which hands its own
-   task over. */
+   task over.  Only tid 0, only around its nested region, lets two levels be
+   active: a region whose max-active-levels-var is above 1 at its fork or
+   join takes the fork/join lock (kmp_plugin.h, __kmp_plugin_may_nest), and
+   this one's fork and join are to stay unlocked. */
 static void nested_round(long round, int nthreads) {
 #pragma omp parallel num_threads(nthreads)
   {
     hand_a_task_over(round, nthreads);
     if (omp_get_thread_num() == 0) {
+      omp_set_max_active_levels(2);
 #pragma omp parallel num_threads(2)
       hand_a_task_over(round, 2);
+      omp_set_max_active_levels(1);
     }
   }
 }
@@ -89,7 +94,6 @@ int main(int argc, char **argv) {
   int nthreads = omp_get_num_procs();
   if (nthreads < 2)
     nthreads = 2;
-  omp_set_max_active_levels(2);
 
   const double start = omp_get_wtime();
   for (long round = 0; round < rounds; ++round) {
