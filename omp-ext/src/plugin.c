@@ -73,11 +73,11 @@ static void plugin_team_free(void *ctx) { ompext_team_free(ctx); }
    task handed to a waiting thread in each region: 1.06 of stock on the AMD
    machine, 15 of 20 rounds).  Whether a barrier has tasks is known only once
    every thread is in it, so a team that found some expects more: its next
-   STOCK_BARRIERS_AFTER_TASKS plain barriers, in this region or the next
-   ones, are the runtime's (team.h, ompext_team_stock_after_tasks).  The
-   plain barrier's own path gains nothing: it already asks whether its
-   team's barriers are the runtime's, and only then reads the count. */
-#define STOCK_BARRIERS_AFTER_TASKS 16
+   OMPEXT_STOCK_BARRIERS_AFTER_TASKS (ompext/stats.h) plain barriers, in
+   this region or the next ones, are the runtime's (team.h,
+   ompext_team_stock_after_tasks).  The plain barrier's own path gains
+   nothing: it already asks whether its team's barriers are the runtime's,
+   and only then reads the count. */
 
 /* The team's own barrier, as algorithm alg (or with one leader per domain,
    where laid out so). */
@@ -123,7 +123,8 @@ static int plugin_plain_barrier(void *ctx, int gtid, int tid) {
 
 static void plugin_plain_barrier_found_tasks(void *ctx, int gtid, int tid) {
   (void)gtid;
-  ompext_team_stock_after_tasks(ctx, tid, STOCK_BARRIERS_AFTER_TASKS);
+  ompext_team_stock_after_tasks(ctx, tid,
+                                OMPEXT_STOCK_BARRIERS_AFTER_TASKS);
 }
 
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,

@@ -202,10 +202,6 @@ static void copyprivates(void) {
 }
 
 /* Plain barriers the plugin ran itself, not handed back after tasks. */
-/* plugin.c's STOCK_BARRIERS_AFTER_TASKS: the plain barriers a team hands
-   to the runtime after one that found tasks. */
-#define BARRIERS_HANDED_BACK_AFTER_TASKS 16
-
 static uint64_t own_barriers(const ompext_stats_t *s) {
   return s->plain_barriers - s->stock_barriers_after_tasks;
 }
@@ -214,7 +210,7 @@ static uint64_t own_barriers(const ompext_stats_t *s) {
    plugin's that found tasks hands the team's next ones to the runtime's own
    (plugin.c), so the plugin runs fewer than the 100 barriers of each
    thread; then a region of 100 barriers without tasks has at most
-   BARRIERS_HANDED_BACK_AFTER_TASKS more on the runtime's, and the rest on
+   OMPEXT_STOCK_BARRIERS_AFTER_TASKS more on the runtime's, and the rest on
    the plugin's. */
 static void tasks_before_barrier(int stepping_aside) {
   ompext_stats_t before, after, later;
@@ -260,7 +256,7 @@ static void tasks_before_barrier(int stepping_aside) {
                 (uint64_t)team * 100,
         "plain barriers after one that found tasks: the runtime's own");
   check(loaded && own_barriers(&later) - own_barriers(&after) >=
-                      (uint64_t)team * (100 - BARRIERS_HANDED_BACK_AFTER_TASKS),
+                      (uint64_t)team * (100 - OMPEXT_STOCK_BARRIERS_AFTER_TASKS),
         "plain barriers without tasks: the plugin's again");
 }
 

@@ -15,6 +15,10 @@
 
 #include <stdint.h>
 
+/* Plain barriers a team hands back to the runtime's own after one of the
+   plugin's found tasks (counted as stock_barriers_after_tasks). */
+#define OMPEXT_STOCK_BARRIERS_AFTER_TASKS 16
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -36,7 +40,8 @@ typedef struct ompext_stats {
      (an oversubscribed team whose plan steps aside, see OMPEXT_VERBOSE) */
   uint64_t stock_barriers;
   /* per thread: plain barriers handed back to the runtime's own because
-     one of the plugin's before them, in the same team, found tasks */
+     one of the plugin's before them, in the same team, found tasks (the
+     next OMPEXT_STOCK_BARRIERS_AFTER_TASKS of the team after each) */
   uint64_t stock_barriers_after_tasks;
   /* acquisitions of the runtime's global atomic lock that the plugin
      served (OMPEXT_ATOMIC_LOCK), by any thread */
