@@ -28,6 +28,10 @@ packages=(
   pkg-config
   spin             # Promela model checker for the flag protocols (tests/spin)
   libclang-rt-14-dev  # clang's libFuzzer and sanitizer runtimes (tests/fuzz)
+  openmpi-bin      # mpirun: hybrid MPI+OpenMP ranks (tests/hybrid, make bench)
+  libopenmpi-dev   # mpicc and MPI's headers
+  gfortran         # Fortran programs on libgomp's entry points (tests/fortran)
+  flang-19         # LLVM's Fortran compiler, on libomp's entry points
 )
 
 check_only=0

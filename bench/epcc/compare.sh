@@ -369,9 +369,14 @@ run_phases=0
 # lines of its stderr, sets run_problem to its line for the summary and
 # returns 1.
 run_per_cpu() {
-    local kind=$1 round=$2 rt=$3 out=$4 status=0
-    shift 4
-    run_on "$rt" "$cores" "$@" >"$out" 2>"$out.err" || status=$?
+    run_threads "$1" "$2" "$3" "$cores" "${@:4}"
+}
+# run_threads KIND ROUND RUNTIME THREADS OUT COMMAND...: a run of THREADS
+# threads; on failure, its reason in run_problem.
+run_threads() {
+    local kind=$1 round=$2 rt=$3 nthreads=$4 out=$5 status=0
+    shift 5
+    run_on "$rt" "$nthreads" "$@" >"$out" 2>"$out.err" || status=$?
     ((status == 0)) && return 0
     sed -n '1,5s/^/    /p' "$out.err" >&2
     run_problem="- round $round, $kind on $rt: $(status_name "$status")"$'\n'
@@ -416,6 +421,56 @@ measure_patterns() {
         fi
         awk -F, -v OFS=, -v round="$round" -v rt="$rt" 'NR > 1 && NF == 3 { print round, rt, $2, $1, 0, $3 }' \
             "$work/patterns-run.csv" >>"$patterns_raw"
+        ((run_hybrid)) && measure_hybrid "$round" "$rt"
+        ((run_fortran)) && measure_fortran "$round" "$rt"
+    done
+}
+
+# Patterns fortran-PARALLEL, -BARRIER, -REDUCTION, -SINGLE_COPYPRIVATE: the
+# Fortran twin of four syncbench rows (bench/fortran/fsyncbench.f90, EPCC's
+# overhead per construct), built by flang beside the clang build (stock,
+# ext) and by gfortran beside the gcc build (stock-gcc, ext-gcc).
+run_fortran=0
+((run_patterns)) && [[ -x $bin_dir/fsyncbench-flang && -x $bin_dir/fsyncbench-gfortran ]] &&
+    run_fortran=1
+measure_fortran() {
+    local round=$1 rt=$2 bin=$bin_dir/fsyncbench-flang
+    [[ $rt == *-gcc ]] && bin=$bin_dir/fsyncbench-gfortran
+    if ! run_per_cpu fortran "$round" "$rt" "$work/fortran-run.csv" "$bin" "$patterns_time"; then
+        patterns_problems+=$run_problem
+        return
+    fi
+    awk -F, -v OFS=, -v round="$round" -v rt="$rt" \
+        'NR > 1 && NF == 3 { print round, rt, $2, "fortran-" $1, 0, $3 }' \
+        "$work/fortran-run.csv" >>"$patterns_raw"
+}
+
+# Patterns hybrid-RxT: the step of tests/hybrid/hybrid_step.c (8 regions
+# with a reduction, one with a barrier, a copyprivate and tasks, a halo
+# exchange and an MPI_Allreduce) as R MPI ranks of T threads, time per step
+# over the step loop: 8 ranks of one thread per CPU each, sharing the cores
+# without any runtime knowing; one rank per CPU of one thread; one rank of
+# one thread per CPU.  Steps per shape: a run of 0.2-1 s here.
+hybrid_shapes=("8 $cores 500" "$cores 1 20000" "1 $cores 5000")
+[[ $mode == quick ]] && hybrid_shapes=("8 $cores 200" "$cores 1 5000" "1 $cores 1000")
+run_hybrid=0
+((run_patterns)) && [[ -x $bin_dir/hybrid_step-clang && -x $bin_dir/hybrid_step-gcc ]] &&
+    command -v mpirun >/dev/null && run_hybrid=1
+measure_hybrid() {
+    local round=$1 rt=$2 bin=$bin_dir/hybrid_step-clang shape ranks threads steps
+    [[ $rt == *-gcc ]] && bin=$bin_dir/hybrid_step-gcc
+    for shape in "${hybrid_shapes[@]}"; do
+        read -r ranks threads steps <<<"$shape"
+        if ! run_threads hybrid "$round" "$rt" "$threads" "$work/hybrid-run.txt" \
+            env MPI_RUN_TIMEOUT="$run_timeout" "$repo_root/tests/hybrid/mpi_run.sh" "$ranks" \
+            "$bin" --steps "$steps" --cells 256; then
+            patterns_problems+=$run_problem
+            continue
+        fi
+        awk -v OFS=, -v round="$round" -v rt="$rt" -v steps="$steps" \
+            -v name="hybrid-${ranks}x$threads" -v t="$threads" \
+            '$1 == "elapsed" { print round, rt, t, name, 0, $2 / steps * 1e6 }' \
+            "$work/hybrid-run.txt" >>"$patterns_raw"
     done
 }
 
@@ -612,6 +667,15 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
         echo "blocks of steps of ${patterns_time} ms or more and gives the median of five; the"
         echo "table has the medians over rounds of the time per step. Every run's rows"
         echo "are in \`patterns.csv\`. \`patterns --list\` says what each step does."
+        if ((run_hybrid)); then
+            echo "hybrid-RxT: R MPI ranks of T threads (tests/hybrid/hybrid_step.c, the same"
+            echo "builds), time per step of the step loop; hybrid-8x$cores shares the cores."
+        fi
+        if ((run_fortran)); then
+            echo "fortran-*: the Fortran twin of four syncbench rows (bench/fortran/fsyncbench.f90),"
+            echo "EPCC's overhead per construct, built by flang in the clang columns and by"
+            echo "gfortran in the gcc columns."
+        fi
         echo
         if [[ -n $patterns_problems ]]; then
             echo "Runs that did not finish or got a wrong result (their rows are left out):"

@@ -61,10 +61,9 @@ void ompext_atomic_lock_acquire(int gtid) {
   unsigned spun = 0;
   for (;;) {
     while (!looks_free()) {
-      if (spun < polls) {
-        ++spun;
-        ompext_cpu_relax();
-      } else
+      if (spun < polls)
+        ompext_spin_pause(spun++);
+      else
         sched_yield();
     }
     if (try_take())

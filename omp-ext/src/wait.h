@@ -2,7 +2,11 @@
  * Waiting on and signalling flag words.
  *
  * A wait first spins inline for a bounded number of polls (none when the
- * team is oversubscribed or the wait policy is passive), then hands over to
+ * team is oversubscribed or the wait policy is passive), yielding the
+ * processor at the runtime's own cadence (after 512 polls, then every 256):
+ * threads of other processes may share it without the runtime knowing (MPI
+ * ranks on the same cores), and a spin that never yields holds back the
+ * thread it waits for or theirs.  Then it hands over to
  * the services wait, which in the runtime runs tasks, yields when threads
  * outnumber processors, sleeps after the blocktime (setting and clearing
  * the word's sleep bit around the sleep) and returns early at shutdown.
@@ -29,6 +33,7 @@
 
 #include "services.h"
 
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 
@@ -60,6 +65,20 @@ static inline unsigned ompext_spin_budget(int oversubscribed, unsigned polls) {
   return oversubscribed || ompext_svc->passive_wait() ? 0 : polls;
 }
 
+/* One poll's pause of an inline spin (poll counts from 0): the runtime's
+   waits pause the same way and yield after 512 pauses, then every 256
+   (KMP_INIT_WAIT and KMP_NEXT_WAIT), so a spinning thread is never longer
+   without a yield than a stock one.  A yield with nobody else runnable
+   costs one system call, and most waits end before the first. */
+enum { OMPEXT_SPIN_YIELD_FIRST = 512, OMPEXT_SPIN_YIELD_EVERY = 256 };
+
+static inline void ompext_spin_pause(unsigned poll) {
+  ompext_cpu_relax();
+  if (poll + 1 >= OMPEXT_SPIN_YIELD_FIRST &&
+      (poll + 1) % OMPEXT_SPIN_YIELD_EVERY == 0)
+    sched_yield();
+}
+
 static inline void ompext_wait(int gtid, ompext_flag_word_t *word,
                                uint64_t expect, unsigned spin_polls) {
   for (unsigned i = 0; i < spin_polls; ++i) {
@@ -73,7 +92,7 @@ static inline void ompext_wait(int gtid, ompext_flag_word_t *word,
        1.04 every 8, 1.01 every poll. */
     if (ompext_svc->tasks_pending(gtid))
       break;
-    ompext_cpu_relax();
+    ompext_spin_pause(i);
   }
   ompext_svc->wait(gtid, word, expect, 0);
   /* acquire: as in ompext_word_is; the services wait promises none. */

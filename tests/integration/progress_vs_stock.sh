@@ -23,11 +23,22 @@
 # its round's stock time and at least 10 s, more than twice the slowest run
 # of either runtime seen in the second mode, and a stopped run fails the
 # test.
+#
+# PROGRESS_JUDGE=median judges the median of the per-round ratios (ext's run
+# over the same round's stock run) instead: for programs whose every run
+# shares the processors with others (MPI ranks on the same cores), where a
+# runtime's fastest run is a lucky schedule and a slowdown shows in most
+# rounds, not in the best one.
 set -euo pipefail
 max_ratio=$1 runs=$2 stock=$3 ext=$4
 shift 4
+judge=${PROGRESS_JUDGE:-fastest}
+case $judge in
+  fastest | median) ;;
+  *) echo "progress_vs_stock: PROGRESS_JUDGE must be fastest or median, not '$judge'"; exit 2 ;;
+esac
 
-stock_times=() ext_times=()
+stock_times=() ext_times=() round_ratios=()
 for ((r = 1; r <= runs; r++)); do
   s=$(LD_LIBRARY_PATH=$stock "$@") || { echo "stock run failed: $s"; exit 1; }
   s=$(printf '%s\n' "$s" | awk '$1 == "elapsed" { print $2 }')
@@ -49,18 +60,23 @@ for ((r = 1; r <= runs; r++)); do
   echo "round $r: stock ${s}s ext ${e}s"
   stock_times+=("$s")
   ext_times+=("$e")
+  round_ratios+=("$(awk -v e="$e" -v s="$s" 'BEGIN { print (s > 0 ? e / s : 1e9) }')")
 done
 
 fastest() { sort -g | head -n 1; }
 median() { sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 stock_fastest=$(printf '%s\n' "${stock_times[@]}" | fastest)
 ext_fastest=$(printf '%s\n' "${ext_times[@]}" | fastest)
-ratio=$(awk -v e="$ext_fastest" -v s="$stock_fastest" 'BEGIN { printf "%.2f", e / s }')
-echo "fastest: stock ${stock_fastest}s ext ${ext_fastest}s, ext/stock $ratio" \
-  "(bound $max_ratio); medians (not judged): stock" \
-  "$(printf '%s\n' "${stock_times[@]}" | median)s ext" \
+fastest_ratio=$(awk -v e="$ext_fastest" -v s="$stock_fastest" 'BEGIN { printf "%.2f", e / s }')
+median_ratio=$(printf '%s\n' "${round_ratios[@]}" | median | awk '{ printf "%.2f", $1 }')
+echo "fastest: stock ${stock_fastest}s ext ${ext_fastest}s, ext/stock $fastest_ratio;" \
+  "median per-round ext/stock $median_ratio; judged: $judge (bound $max_ratio);" \
+  "medians: stock $(printf '%s\n' "${stock_times[@]}" | median)s ext" \
   "$(printf '%s\n' "${ext_times[@]}" | median)s"
+ratio=$fastest_ratio what="ext's fastest run takes more than $max_ratio times stock's fastest"
+[ "$judge" = median ] && ratio=$median_ratio \
+  what="ext's median per-round ratio to stock is above $max_ratio"
 if awk -v r="$ratio" -v b="$max_ratio" 'BEGIN { exit !(r > b) }'; then
-  echo "progress_vs_stock: ext's fastest run takes more than $max_ratio times stock's fastest"
+  echo "progress_vs_stock: $what"
   exit 1
 fi
