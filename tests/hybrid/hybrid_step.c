@@ -2,8 +2,9 @@
  * A hybrid MPI+OpenMP step in the shape of a stencil code's time step: every
  * rank owns a block of cells, and each step runs several OpenMP regions over
  * it (a worksharing loop with a reduction, a barrier inside a region, a
- * single with copyprivate, tasks), exchanges one halo cell with each
- * neighbour rank and agrees on a global value with MPI_Allreduce.
+ * single with copyprivate, tasks), takes the step's parameters from rank 0
+ * (MPI_Bcast), exchanges one halo cell with each neighbour rank and agrees
+ * on a global value with MPI_Allreduce.
  *
  * Integer arithmetic only, so every runtime, team size and reduction order
  * gives the same checksum; rank 0 checks it against the closed form and
@@ -89,6 +90,15 @@ int main(int argc, char **argv) {
   for (long s = 0; s < steps; ++s) {
     if (rank == die_rank && s == steps / 2)
       raise(SIGKILL);
+    /* The step's parameters, as rank 0 reads them. */
+    int64_t params[4] = {0, 0, 0, 0};
+    if (rank == 0)
+      for (int k = 0; k < 4; ++k)
+        params[k] = s * (k + 1);
+    MPI_Bcast(params, 4, MPI_INT64_T, 0, MPI_COMM_WORLD);
+    for (int k = 0; k < 4; ++k)
+      if (params[k] != s * (k + 1))
+        bad++;
     int64_t local = 0;
     for (long reg = 0; reg < regions; ++reg) {
       int64_t sum = 0;
