@@ -3,10 +3,10 @@
  * that spans packages, priced with R_R inside a package and R_X between.
  *
  * The plugin gives such a team one leader per package, its lowest tid
- * (omp-ext/src/topology.h, team.c), and chooses every parameter with the
- * model as for a flat team of the same size (plan.c); the configurations
- * below are chosen the same way, with the flat parameters and the tool's
- * search bounds, and only priced on the topology:
+ * (omp-ext/src/topology/topology.h, team.c), and chooses every parameter
+ * with the model as for a flat team of the same size (plan.c); the
+ * configurations below are chosen the same way, with the flat parameters
+ * and the tool's search bounds, and only priced on the topology:
  *
  *   barrier    barrier_hier.c: a combining tree of the tree barrier's k for
  *              a team the size of the largest package gathers and releases
@@ -39,7 +39,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The plugin's bound on any fan-in (omp-ext/src/bounds.h). */
+/* The plugin's bound on any fan-in (omp-ext/src/base/bounds.h). */
 #define PLUGIN_MAX_FANIN 64
 
 typedef struct span {

@@ -446,10 +446,10 @@ long ompext_model_lines_for_bytes(const ompext_model_params_t *p, long bytes);
 /* ------------------------------------------------------------------------ */
 
 /* Where a team runs: `packages` domains of `cores` cores each, a domain
-   being what the plugin gives a leader (omp-ext/src/topology.h: a package,
-   or an L3 cache where a package has several).  Thread t runs on core t,
-   so on package t / cores; a team of more than packages * cores threads is
-   outside the model. */
+   being what the plugin gives a leader (omp-ext/src/topology/topology.h: a
+   package, or an L3 cache where a package has several).  Thread t runs on
+   core t, so on package t / cores; a team of more than packages * cores
+   threads is outside the model. */
 typedef struct ompext_model_topology {
   int packages; /* domains, >= 1 */
   int cores;    /* cores per domain, >= 1 */

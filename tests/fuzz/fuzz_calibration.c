@@ -1,6 +1,6 @@
 /*
  * libFuzzer target: the input as a calibration or parameter file, taken
- * the way the plugin takes OMPEXT_CALIBRATION (omp-ext/src/machine.c):
+ * the way the plugin takes OMPEXT_CALIBRATION (omp-ext/src/plan/machine.c):
  * written to a file and read by the one reader of omp-ext/calibration,
  * then ompext_model_params_from_file_text (framing for this machine, the
  * model's parser, the plausible ranges).  Twice: as it is (a plain file, or

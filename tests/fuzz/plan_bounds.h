@@ -1,7 +1,7 @@
 /*
  * What both fuzz targets check of the plans the plugin would build: for a
  * few team sizes, fitting the machine and oversubscribed, every value of
- * the plan lies within its bound (omp-ext/src/bounds.h), the contract the
+ * the plan lies within its bound (omp-ext/src/base/bounds.h), the contract the
  * algorithms rely on.  A violation aborts, so libFuzzer reports the input.
  */
 #ifndef OMPEXT_FUZZ_PLAN_BOUNDS_H

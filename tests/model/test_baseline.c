@@ -272,10 +272,11 @@ static ompext_model_cost_t brute_lock(int n, double lines) {
   return pair(min, max);
 }
 
-/* omp-ext's fork/join tree on a topology (omp-ext/src/topology.h), built
-   from each thread's parent: a package's leader (its lowest tid) under the
-   leader of package (e-1)/k_out, any other thread under local index
-   (i-1)/k_in of its package; leaders are listed first. */
+/* omp-ext's fork/join tree on a topology
+   (omp-ext/src/topology/topology.h), built from each thread's parent: a
+   package's leader (its lowest tid) under the leader of package
+   (e-1)/k_out, any other thread under local index (i-1)/k_in of its
+   package; leaders are listed first. */
 static void build_two_level(int n, int k_in, int k_out, node_t *nodes) {
   memset(nodes, 0, sizeof(node_t) * (size_t)n);
   for (int pass = 0; pass < 2; ++pass)

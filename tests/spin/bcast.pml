@@ -1,6 +1,6 @@
 /*
- * bcast.pml -- the copyprivate broadcast (omp-ext/src/bcast_tree.c) and the
- * barrier that closes it (omp-ext/src/bcast_close.c).
+ * bcast.pml -- the copyprivate broadcast (omp-ext/src/bcast/bcast_tree.c)
+ * and the barrier that closes it (omp-ext/src/bcast/bcast_close.c).
  *
  * What is modelled
  *   N threads run EPISODES consecutive "single copyprivate" constructs.  In

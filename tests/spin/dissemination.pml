@@ -1,6 +1,6 @@
 /*
  * dissemination.pml -- the m-ary dissemination barrier
- * (omp-ext/src/barrier_dissemination.c).
+ * (omp-ext/src/barrier/barrier_dissemination.c).
  *
  * What is modelled
  *   N threads pass EPISODES consecutive barrier episodes.  In round r a

@@ -1,6 +1,6 @@
 /*
  * tree_barrier.pml -- the k-ary combining tree barrier
- * (omp-ext/src/barrier_tree.c).
+ * (omp-ext/src/barrier/barrier_tree.c).
  *
  * What is modelled
  *   N threads pass EPISODES consecutive barrier episodes on a K-ary heap:

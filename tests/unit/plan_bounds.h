@@ -1,6 +1,6 @@
 /*
  * The contract between the plan builder and the algorithms: every value of
- * a plan lies within its bound (omp-ext/src/bounds.h), the algorithm and
+ * a plan lies within its bound (omp-ext/src/base/bounds.h), the algorithm and
  * close are ones the plan may pick, and the long-copy time is positive.
  * Checked by tests/unit/check_plan.c over the built-in parameter sets and
  * by the fuzz targets (tests/fuzz) over any environment or file.
