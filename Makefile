@@ -5,6 +5,8 @@
 #                   (release: CMAKE_ARGS=-DOMPEXT_LLVM_VERSION=19.1.7|16.0.6)
 #   make build      deps + configure (if needed) + build everything
 #   make test       build, then run all tests with ctest
+#   make check      build, then the quick tests: unit, integration, model,
+#                   docs (a few minutes; make test stays the full suite)
 #   make bench      build, then bench/epcc/compare.sh (BENCH_QUICK=1 passes through)
 #   make install    build, then install the ext runtime and tools into $(PREFIX)
 #   make clean      remove the build directory (the source cache in .cache stays)
@@ -32,7 +34,7 @@ ifdef BENCH_QUICK
 export BENCH_QUICK
 endif
 
-.PHONY: all deps configure build test bench install clean distclean
+.PHONY: all deps configure build test check bench install clean distclean
 
 all: build
 
@@ -55,6 +57,10 @@ build: deps
 
 test: build
 	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(CTEST_JOBS)
+
+check: build
+	$(CTEST) --test-dir $(BUILD_DIR) --output-on-failure -j$(CTEST_JOBS) \
+	  -L '^(unit|integration|model|docs)$$'
 
 bench: build
 	@if [ ! -f bench/epcc/compare.sh ]; then \

@@ -9,6 +9,8 @@
 # runtimes alike. Per (runtime, threads, measurement, bytes) the result is
 # the median over rounds of each run's median overhead, with min and max.
 # A measurement that hangs or crashes is recorded as missing, not retried.
+# The README's headline table is rewritten from the new summary.md when it
+# names this results folder (bench/epcc/headline.sh).
 #
 # Environment knobs (defaults in brackets; BENCH_QUICK=1 changes them):
 #   BENCH_QUICK=1          short run: fewer rounds, measurements and thread counts
@@ -722,6 +724,15 @@ if command -v gnuplot >/dev/null; then
     fi
 else
     say "compare.sh: gnuplot not found; skipping summary.png (apt-get install gnuplot-nox)"
+fi
+
+# The README's headline table, where it is made from this summary
+# (bench/epcc/headline.sh; the test bench.headline holds the two together).
+readme=$repo_root/README.md
+if [[ -f $readme ]] &&
+    grep -qxF "<!-- headline: ${results_dir#"$repo_root"/}/summary.md -->" "$readme"; then
+    "$script_dir/headline.sh" --update "$readme" &&
+        say "compare.sh: README.md's headline table is now this run's"
 fi
 
 cat "$work/table.md"

@@ -35,6 +35,9 @@ static const char *progname = "ompext-model";
 
 static void usage(FILE *f) {
   fprintf(f,
+"ompext-model: what the cost model predicts and chooses for a collective.\n"
+"example: ompext-model --op barrier --threads 2-16 --compare stock\n"
+"\n"
 "usage: ompext-model [--params NAME|FILE] [--set NAME=VALUE ...]\n"
 "                    --op barrier|bcast|reduce|copyprivate|fork_join\n"
 "                    --threads A-B [--compare BASELINE]\n"
@@ -110,7 +113,8 @@ static void usage(FILE *f) {
 static int fail_usage(const char *fmt, const char *arg) {
   fprintf(stderr, "%s: ", progname);
   fprintf(stderr, fmt, arg);
-  fprintf(stderr, "\n(run '%s --help' for the options)\n", progname);
+  fputs("\n", stderr);
+  usage(stderr);
   return 2;
 }
 

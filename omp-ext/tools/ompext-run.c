@@ -26,6 +26,9 @@
 static void usage(FILE *out)
 {
     fprintf(out,
+            PROG ": run a program on the omp-ext OpenMP runtime.\n"
+            "example: " PROG " ./prog   (OMPEXT_VERBOSE=1 shows what runs)\n"
+            "\n"
             "usage: " PROG " [options] [--] <command> [args...]\n"
             "\n"
             "Runs <command> with the omp-ext OpenMP runtime: prepends the\n"

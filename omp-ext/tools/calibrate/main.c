@@ -28,6 +28,10 @@ static const char *progname = "ompext-calibrate";
 
 static void usage(FILE *f) {
   fprintf(f,
+"ompext-calibrate: measure this machine's cache-line transfer costs for the\n"
+"cost model that chooses omp-ext's algorithms.\n"
+"example: ompext-calibrate --quick -o my.cal; OMPEXT_CALIBRATION=my.cal ...\n"
+"\n"
 "usage: ompext-calibrate [-o FILE] [--quick] [--raw FILE.csv] [--threads N]\n"
 "                        [--verbose]\n"
 "       ompext-calibrate --help | --version\n"
