@@ -12,10 +12,11 @@
  * handoff the transfer of that line to the waiter and back into its
  * ownership.
  *
- * Progress: a waiter spins a bounded number of polls, then yields its
- * processor at every poll, and yields from the start when threads outnumber
- * processors or waiting is passive, so a holder the scheduler preempted
- * gets the processor back.  The lock is not fair: among many waiters the
+ * Progress: a waiter spins a bounded number of polls (yielding now and
+ * then, as every spin does, wait.h), then yields its processor at every
+ * poll, and yields from the start when threads outnumber processors or
+ * waiting is passive, so a holder the scheduler preempted gets the
+ * processor back.  The lock is not fair: among many waiters the
  * first to see the word free takes it; every holder holds it for one short
  * update, so nobody waits behind more than the others' updates.
  */
