@@ -61,19 +61,15 @@ int ompext_model_hyper_levels(int n, int branch_bits) {
   return levels;
 }
 
-/* tid 0's children at level l of the hypercube-embedded tree: the tids
-   j * radix^l, j = 1 .. radix-1, that exist.  Any other parent at that level
-   has no more children and a subtree no deeper, so tid 0's levels are the
-   critical path of the gather and of the release. */
+/* tid 0's children at level l of the hypercube-embedded tree: the k-nomial
+   tree of radix 2^bits (knomial.c), whose tid-0 levels are the critical
+   path of the gather and of the release. */
 int ompext_model_hyper_children(int n, int branch_bits, int level) {
   if (n < 1 || branch_bits < 1 || branch_bits > 8 || level < 0 ||
       (long)level * branch_bits >= 62)
     return 0;
-  const long radix = 1L << branch_bits, offset = 1L << (level * branch_bits);
-  int count = 0;
-  for (long j = 1; j < radix && j * offset < n; ++j)
-    ++count;
-  return count;
+  const int radix[1] = {1 << branch_bits};
+  return ompext_model_knomial_children(n, radix, 1, level);
 }
 
 /* The children of the critical node at each level of a pattern: hyper

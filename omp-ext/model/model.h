@@ -228,6 +228,33 @@ ompext_model_cost_t ompext_model_kary_release(const ompext_model_params_t *p,
 ompext_model_cost_t ompext_model_forkjoin_tree(const ompext_model_params_t *p,
                                                int n, int k);
 
+/* k-nomial trees (knomial.c): fan-in fanin[l] at level l, leaves first,
+   the last given one repeating (every fan-in >= 2).  Level l groups the
+   multiples of S_l = fanin[0] * ... * fanin[l-1]; a leader t gathers and
+   releases t + j*S_l, j = 1 .. fanin[l]-1.  tid 0's children at a level (0
+   past the last), the levels, and the gather (each child's data of
+   combine_lines lines combined as it arrives; 0: none) and release along
+   tid 0's levels, the critical path. */
+int ompext_model_knomial_children(int n, const int *fanin, int given,
+                                  int level);
+int ompext_model_knomial_levels(int n, const int *fanin, int given);
+ompext_model_cost_t ompext_model_knomial_gather(const ompext_model_params_t *p,
+                                                int n, const int *fanin,
+                                                int given,
+                                                double combine_lines);
+ompext_model_cost_t ompext_model_knomial_release(
+    const ompext_model_params_t *p, int n, const int *fanin, int given);
+/* omp-ext's fork/join on its radix-r k-nomial tree: release plus gather. */
+ompext_model_cost_t ompext_model_forkjoin_knomial(
+    const ompext_model_params_t *p, int n, int radix);
+/* omp-ext's reduction tree as reduce_tree.c gathers it (fan-ins leaves
+   first): the k-nomial gather combining `lines` lines per child, then tid
+   0's fold into the shared variable.  Fan-in 2 everywhere is libomp's
+   reduction barrier (ompext_model_libomp_reduce_tree). */
+ompext_model_cost_t ompext_model_reduce_gathered(const ompext_model_params_t *p,
+                                                 int n, const int *fanin,
+                                                 int given, double lines);
+
 /* Threads a tree with fan-outs k[0..d-1] reaches: 1 + sum_i prod_{j<=i} k_j
    (Eq. 4.4), saturated at `cap` (pass n). */
 long ompext_model_tree_coverage(int d, const int *k, long cap);

@@ -73,6 +73,9 @@ static int computed_tree(const void *arg, int tid, int *parent, int *children,
     return ompext_topology_tree(&team->layout, k_in, k_out, tid, parent,
                                 children, cap);
   }
+  if (team->plan.forkjoin_radix >= 2)
+    return ompext_forkjoin_knomial(team->nproc, team->plan.forkjoin_radix, tid,
+                                   parent, children, cap);
   return ompext_forkjoin_tree(team->nproc, team->plan.forkjoin_fanout, tid,
                               parent, children, cap);
 }

@@ -18,6 +18,9 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "model.h"
+#ifdef OMPEXT_MODEL_PLAN
+#include "model_plan.h"
+#endif
 
 #include <errno.h>
 #include <limits.h>
@@ -48,6 +51,8 @@ static void usage(FILE *f) {
 "                    [--format table|csv] [--plot FILE.png]\n"
 "       ompext-model [--params NAME|FILE] [--set NAME=VALUE ...] "
 "--print-params\n"
+"       ompext-model [--params NAME|FILE] [--set NAME=VALUE ...] --plan\n"
+"                    [--threads A-B] [--op OP [--bytes N]] [--format csv]\n"
 "       ompext-model --list-params | --help\n"
 "\n"
 "Predicts the cost (ns) of omp-ext's collectives with the min-max model of\n"
@@ -90,6 +95,12 @@ static void usage(FILE *f) {
 "                      per package, the baselines topology-unaware; barrier,\n"
 "                      reduce, copyprivate and fork_join only, without --all,\n"
 "                      --algorithm\n"
+"  --plan              the plan the plugin builds (the same code, the same\n"
+"                      OMPEXT_* environment) for each team that fits the\n"
+"                      machine, each collective priced against stock; a\n"
+"                      collective the plan hands back to the runtime is\n"
+"                      marked (default teams 2-64; every collective at 8 B,\n"
+"                      4 KiB and 64 KiB, or --op at --bytes)\n"
 "  --compare BASELINE  also price the baseline runtime per team size, and\n"
 "                      the ratios ext/baseline (min/min, max/max): stock\n"
 "                      (libomp as shipped, hyper barriers), stock-tree,\n"
@@ -443,6 +454,31 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
   return rc;
 }
 
+/* --plan: the plugin's own plan (model_plan.c), where the build has it. */
+static int print_plan(const ompext_model_params_t *params, const char *op_arg,
+                      const char *threads_arg, const char *bytes_arg,
+                      const char *format_arg) {
+  ompext_model_op_t op = OMPEXT_MODEL_OP_BARRIER;
+  if (op_arg && ompext_model_op_lookup(op_arg, &op))
+    return fail_usage("unknown op '%s'", op_arg);
+  int lo = 2, hi = 64;
+  if (threads_arg && parse_range(threads_arg, &lo, &hi))
+    return fail_usage("bad thread range '%s'", threads_arg);
+  long bytes = 8;
+  if (bytes_arg && parse_long(bytes_arg, 1, 1L << 40, &bytes))
+    return fail_usage("bad --bytes '%s'", bytes_arg);
+  const int csv = format_arg && strcmp(format_arg, "csv") == 0;
+#ifdef OMPEXT_MODEL_PLAN
+  return ompext_model_print_plan(params, op_arg != NULL, op, lo, hi, bytes,
+                                 csv);
+#else
+  (void)params, (void)csv;
+  fprintf(stderr, "%s: --plan needs the plugin's sources: build the whole "
+                  "project\n", progname);
+  return 2;
+#endif
+}
+
 int main(int argc, char **argv) {
   const char *params_arg = "default";
   const char *sets[MAX_SETS];
@@ -452,7 +488,7 @@ int main(int argc, char **argv) {
   const char *plot_arg = NULL, *alg_arg = NULL, *fix_arg = NULL;
   const char *maxm_arg = NULL, *maxk_arg = NULL, *maxd_arg = NULL;
   const char *compare_arg = NULL, *topology_arg = NULL;
-  int all = 0, print_params = 0;
+  int all = 0, print_params = 0, want_plan = 0;
 
   for (int i = 1; i < argc; ++i) {
     const char *a = argv[i];
@@ -469,6 +505,9 @@ int main(int argc, char **argv) {
       continue;
     } else if (strcmp(a, "--print-params") == 0) {
       print_params = 1;
+      continue;
+    } else if (strcmp(a, "--plan") == 0) {
+      want_plan = 1;
       continue;
     } else if (strcmp(a, "--set") == 0) {
       if (i + 1 >= argc)
@@ -524,6 +563,9 @@ int main(int argc, char **argv) {
     ompext_model_params_write(stdout, &params);
     return 0;
   }
+
+  if (want_plan)
+    return print_plan(&params, op_arg, threads_arg, bytes_arg, format_arg);
 
   /* The question. */
   if (!op_arg)

@@ -42,6 +42,7 @@
 #include "test_services.h"
 
 #include "plan.h"
+#include "plan_price.h"
 #include "plan_bounds.h"
 
 #include <stdio.h>
@@ -91,9 +92,21 @@ static void check_bounds(const char *set, int n, const ompext_plan_t *p) {
 static void check_fits(const ompext_config_t *cfg,
                        const ompext_machine_t *machine, const char *set, int n,
                        const ompext_plan_t *p) {
-  if (p->forkjoin_fanout != p->barrier.tree_k)
-    tu_fail("%s n=%d: fork/join fan-out %d, tree k %d", set, n,
-            p->forkjoin_fanout, p->barrier.tree_k);
+  /* Fork/join: the heap or the k-nomial tree of least predicted min, so
+     no dearer than the heap of the barrier's k nor than stock's own. */
+  if (machine) {
+    const ompext_model_params_t *mp = &machine->params;
+    const double mine =
+        ompext_price_forkjoin(mp, n, p->forkjoin_radix, p->forkjoin_fanout).min;
+    const double heap = ompext_model_forkjoin_tree(mp, n, p->barrier.tree_k).min;
+    const double stock =
+        ompext_price_stock(mp, OMPEXT_MODEL_OP_FORK_JOIN, n, 1).min;
+    if (n >= 2 && (mine > heap * (1 + 1e-9) || mine > stock * (1 + 1e-9)))
+      tu_fail("%s n=%d: fork/join (radix %d, k %d) %.1f ns, heap of k %d "
+              "%.1f, stock %.1f",
+              set, n, p->forkjoin_radix, p->forkjoin_fanout, mine,
+              p->barrier.tree_k, heap, stock);
+  }
   if (p->oversubscribed || says_oversubscribed(cfg, machine, p))
     tu_fail("%s n=%d: a team that fits says it is oversubscribed", set, n);
 }

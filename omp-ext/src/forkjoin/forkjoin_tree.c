@@ -3,9 +3,12 @@
  * join gather on its own per-thread flags (so pooled workers, ICV push,
  * sleeping and task draining stay exactly stock); the plugin only says who
  * releases and gathers whom.  Here: a k-ary tree in tid order, children of
- * t being t*k+1 .. t*k+k, with k from plan.c, and the table that holds a
- * team's tree (this one or the topology's) so that a fork or join costs a
- * few loads, not a division and a walk, on every thread.
+ * t being t*k+1 .. t*k+k; a k-nomial (hypercube-embedded) tree of radix r,
+ * the shape of the runtime's own hyper barrier, which reaches r^d threads
+ * in d levels where the heap reaches fewer; the shape and its parameter
+ * from plan.c; and the table that holds a team's tree (one of these or the
+ * topology's) so that a fork or join costs a few loads, not a division and
+ * a walk, on every thread.
  */
 #include "forkjoin_tree.h"
 
@@ -23,6 +26,25 @@ int ompext_forkjoin_tree(int nproc, int fanout, int tid, int *parent,
   *parent = tid == 0 ? -1 : (int)((tid - 1) / k);
   for (long c = tid * k + 1; c <= tid * k + k && c < nproc && n < cap; ++c)
     children[n++] = (int)c;
+  return n;
+}
+
+int ompext_forkjoin_knomial(int nproc, int radix, int tid, int *parent,
+                            int *children, int cap) {
+  assert(radix >= 2); /* the plan's bounds (bounds.h) */
+  const long r = radix;
+  /* tid leads the levels below the one of its lowest nonzero base-r digit;
+     its parent clears that digit. */
+  long stride = 1;
+  while (tid % (stride * r) == 0 && stride < nproc)
+    stride *= r;
+  *parent = tid == 0 ? -1 : (int)(tid - tid % (stride * r));
+  /* Top level first: the largest subtrees are released first, as the
+     runtime's hyper release does. */
+  int n = 0;
+  for (long s = stride / r; s >= 1 && n < cap; s /= r)
+    for (long j = 1; j < r && tid + j * s < nproc && n < cap; ++j)
+      children[n++] = (int)(tid + j * s);
   return n;
 }
 

@@ -9,6 +9,12 @@
 int ompext_forkjoin_tree(int nproc, int fanout, int tid, int *parent,
                          int *children, int cap);
 
+/* The same for the k-nomial tree of radix radix >= 2: tid's parent clears
+   its lowest nonzero base-radix digit; its children, largest subtrees
+   first. */
+int ompext_forkjoin_knomial(int nproc, int radix, int tid, int *parent,
+                            int *children, int cap);
+
 /* Any tree generator of the same contract (parent, up to cap children in
    release order, their count), over an argument of its own. */
 typedef int (*ompext_forkjoin_tree_gen_t)(const void *arg, int tid, int *parent,

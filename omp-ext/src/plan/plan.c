@@ -14,9 +14,9 @@
  * broadcast tree.  Every value can be fixed from the environment, which
  * always wins; it is already within bounds (config.c parses against
  * them), the model's choices are clamped where they are taken.  The
- * fork/join tree is the combining tree barrier's shape
- * (children raise their own flag lines, the parent writes one line, ICVs and
- * go, per child), so it takes the model's tree k.
+ * fork/join tree is the heap or the k-nomial tree of least predicted min,
+ * and a barrier predicted slower than the runtime's own is handed back
+ * (rule_barrier, rule_forkjoin; docs/ARCHITECTURE.md, "Never slower").
  *
  * A team with more threads than the machine has processors is outside the
  * model: a signal's receiver is then mostly not running, and every step
@@ -48,6 +48,7 @@
 #include "plan.h"
 
 #include "now.h"
+#include "plan_price.h"
 #include "services.h"
 
 #include <math.h>
@@ -163,15 +164,42 @@ static void model_choose_barrier(const ompext_machine_t *machine, int nproc,
                      : DEFAULT_TREE_K;
 }
 
+/* The parameter in [lo, hi] whose price has the least min; the smallest
+   among equals. */
+static int least_min(int lo, int hi, const ompext_model_params_t *mp,
+                     int nproc, double lines,
+                     ompext_model_cost_t (*price)(const ompext_model_params_t *,
+                                                  int nproc, int parameter,
+                                                  double lines)) {
+  int best = lo;
+  double best_min = INFINITY;
+  for (int x = lo; x <= hi; ++x) {
+    const double min = price(mp, nproc, x, lines).min;
+    if (min < best_min * (1 - OMPEXT_PRICE_EPSILON)) {
+      best_min = min;
+      best = x;
+    }
+  }
+  return best;
+}
+
+static ompext_model_cost_t bcast_price(const ompext_model_params_t *mp,
+                                       int nproc, int fanout, double lines) {
+  return ompext_price_bcast(mp, nproc, fanout, lines);
+}
+
 static void model_choose(const ompext_machine_t *machine, int nproc,
                          model_pick_t *pick) {
-  ompext_model_choice_t c, atomic;
-  ompext_model_options_t opts;
   memset(pick, 0, sizeof(*pick));
   model_choose_barrier(machine, nproc, &pick->barrier);
   if (!pick->barrier.have)
     return;
+  ompext_model_choice_t c, atomic;
+  ompext_model_options_t opts;
   ompext_model_options_default(&opts);
+  /* The reduction's method and fan-ins by the seed paper's equations
+     (Eq. 4.13), the choice measured at 2 threads; ompext_plan_price prices
+     the tree as it is gathered. */
   if (model_best(machine, OMPEXT_MODEL_REDUCE_TREE, nproc, &c) == 0) {
     pick->reduce_tree =
         model_best(machine, OMPEXT_MODEL_REDUCE_ATOMIC, nproc, &atomic) != 0 ||
@@ -182,13 +210,17 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
       pick->reduce_fanin[pick->reduce_levels++] =
           clamp(c.fanout[c.depth - 1 - l] + 1, 2, OMPEXT_MAX_FANIN);
   }
+  const ompext_model_params_t *mp = &machine->params;
+  /* The broadcast's one fan-out (nproc - 1: flat), for one line. */
+  const int flat = nproc > 1 ? nproc - 1 : 1;
   pick->bcast_fanout =
-      model_best(machine, OMPEXT_MODEL_BCAST_TREE, nproc, &c) == 0 && c.depth
-          ? c.fanout[0]
-          : DEFAULT_BCAST_FANOUT;
+      least_min(1, clamp(flat, 1, OMPEXT_MAX_FANIN), mp, nproc, 1, bcast_price);
+  if (flat > OMPEXT_MAX_FANIN &&
+      bcast_price(mp, nproc, flat, 1).min <
+          bcast_price(mp, nproc, pick->bcast_fanout, 1).min)
+    pick->bcast_fanout = flat;
   /* The rooted close is a combining tree of the barrier's k; best cases,
      and at least one transfer between cores. */
-  const ompext_model_params_t *mp = &machine->params;
   double extra =
       ompext_model_barrier_tree(mp, nproc, pick->barrier.tree_k).min -
       ompext_model_barrier_dissemination(mp, nproc, pick->barrier.dissem_m,
@@ -196,17 +228,17 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
           .min;
   pick->close_extra_ns = extra > mp->r_r ? extra : mp->r_r;
   /* Long copies: the smallest message whose copy takes the "long" time
-     (T_N = o*N + q - p/N, ignoring p/N), and the root's fan-out the model
-     picks for it. */
+     (T_N = o*N + q - p/N, ignoring p/N), and the fan-out for it. */
   const double long_ns = CLOSE_LONG_FACTOR * pick->close_extra_ns;
   const long lines = mp->o > 0 && long_ns > mp->q
                          ? saturate_lines((long_ns - mp->q) / mp->o)
                          : 1;
-  pick->bcast_long_fanout = model_best_lines(machine, OMPEXT_MODEL_BCAST_TREE,
-                                             nproc, lines, &c) == 0 &&
-                                    c.depth
-                                ? c.fanout[0]
-                                : nproc - 1;
+  pick->bcast_long_fanout = least_min(1, clamp(flat, 1, OMPEXT_MAX_FANIN), mp,
+                                      nproc, (double)lines, bcast_price);
+  if (flat > OMPEXT_MAX_FANIN &&
+      bcast_price(mp, nproc, flat, (double)lines).min <
+          bcast_price(mp, nproc, pick->bcast_long_fanout, (double)lines).min)
+    pick->bcast_long_fanout = flat;
 }
 
 /* ---- the fewest steps, for oversubscribed teams -------------------------- */
@@ -557,8 +589,9 @@ static void plan_bcast(const ompext_planner_t *planner,
   else if (oversubscribed)
     b->short_fanout = b->long_fanout = flat;
   else {
-    b->short_fanout = clamp(have ? model->bcast_fanout : DEFAULT_BCAST_FANOUT,
-                            1, OMPEXT_MAX_FANIN);
+    b->short_fanout =
+        have ? clamp(model->bcast_fanout, 1, flat)
+             : clamp(DEFAULT_BCAST_FANOUT, 1, OMPEXT_MAX_FANIN);
     b->long_fanout = have ? clamp(model->bcast_long_fanout, 1, flat) : flat;
   }
   /* Oversubscribed, both closes are one flat level (the fewest steps): the
@@ -581,6 +614,67 @@ static void plan_bcast(const ompext_planner_t *planner,
   b->verbose = out->served.verbose;
 }
 
+/* ---- the rule: never predicted slower than the runtime's own ----------- */
+
+static ompext_model_cost_t forkjoin_heap_price(const ompext_model_params_t *mp,
+                                               int nproc, int k, double lines) {
+  (void)lines;
+  return ompext_model_forkjoin_tree(mp, nproc, k);
+}
+
+/* tid 0 of a k-nomial tree has radix - 1 children per level: a radix whose
+   tid 0 would have more than the fan-in bound (the runtime's cap on a
+   node's children) is no candidate. */
+static ompext_model_cost_t forkjoin_knomial_price(
+    const ompext_model_params_t *mp, int nproc, int radix, double lines) {
+  (void)lines;
+  const int levels = ompext_model_knomial_levels(nproc, &radix, 1);
+  if ((long)(radix - 1) * levels > OMPEXT_MAX_FANIN)
+    return (ompext_model_cost_t){INFINITY, INFINITY};
+  return ompext_model_forkjoin_knomial(mp, nproc, radix);
+}
+
+/* A team that fits the machine, with the model's parameters.  Each
+   collective the environment left to the plan runs ext's best candidate
+   where it is predicted no slower than stock's own (plan_price.h), and the
+   runtime's path elsewhere.  The barrier is handed back (alg STOCK).  The
+   reduction's and fork/join's candidates include the runtime's own shapes
+   (the fan-in 2 tree; k-nomial trees of every radix, 4 among them), so
+   ext's best is never above them.  A copyprivate's broadcast has no path
+   back to the runtime: its ratio is only priced (ompext_plan_price). */
+static void rule_barrier(const ompext_planner_t *planner, int nproc,
+                         ompext_plan_t *out) {
+  const ompext_model_params_t *mp = &planner->machine->params;
+  const ompext_config_t *cfg = planner->cfg;
+  if (!out->served.plain_barrier || cfg->barrier != OMPEXT_BARRIER_AUTO ||
+      cfg->dissem_m || cfg->tree_k || out->barrier.alg == OMPEXT_BARRIER_STOCK)
+    return;
+  const ompext_model_cost_t ext = ompext_price_barrier(mp, nproc, &out->barrier);
+  const ompext_model_cost_t stock =
+      ompext_price_stock(mp, OMPEXT_MODEL_OP_BARRIER, nproc, 1);
+  if (ompext_price_no_slower(ext, stock))
+    return;
+  out->to_stock[OMPEXT_MODEL_OP_BARRIER] = 1;
+  out->stock_ratio[OMPEXT_MODEL_OP_BARRIER] = ext.min / stock.min;
+  out->barrier.alg = OMPEXT_BARRIER_STOCK;
+}
+
+/* Fork/join: the heap or the k-nomial tree, each of its best k. */
+static void rule_forkjoin(const ompext_planner_t *planner, int nproc,
+                          ompext_plan_t *out) {
+  const ompext_model_params_t *mp = &planner->machine->params;
+  if (planner->cfg->forkjoin_fanout)
+    return;
+  const int hi = clamp(nproc, 2, OMPEXT_MAX_FANIN);
+  const int k = least_min(1, hi, mp, nproc, 0, forkjoin_heap_price);
+  const int r = least_min(2, hi, mp, nproc, 0, forkjoin_knomial_price);
+  out->forkjoin_fanout = k;
+  out->forkjoin_radix = forkjoin_knomial_price(mp, nproc, r, 0).min <
+                                ompext_model_forkjoin_tree(mp, nproc, k).min
+                            ? r
+                            : 0;
+}
+
 void ompext_plan_build(const ompext_planner_t *planner, int nproc,
                        int oversubscribed, ompext_plan_t *out) {
   const ompext_config_t *cfg = planner->cfg;
@@ -593,6 +687,8 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
   plan_barrier(cfg, &model.barrier, nproc, oversubscribed, &out->barrier);
   if (barrier_steps_aside(planner, &out->barrier, nproc, oversubscribed))
     out->barrier.alg = OMPEXT_BARRIER_STOCK;
+  else if (model.barrier.have && !oversubscribed)
+    rule_barrier(planner, nproc, out);
   plan_reduce(cfg, &model, nproc, oversubscribed, planner->processors, out);
   plan_reduce_sizes(cfg, planner->machine, &model, nproc, oversubscribed, out);
   plan_bcast(planner, &model, nproc, oversubscribed, out);
@@ -602,6 +698,8 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
                                                     ompext_model_uniform_depth)
                          : model.barrier.have ? model.barrier.tree_k
                                               : DEFAULT_TREE_K;
+  if (model.barrier.have && !oversubscribed)
+    rule_forkjoin(planner, nproc, out);
   out->spin_polls = cfg->spin_polls;
   /* The alternatives stay flat: they are kept for comparison. */
   out->domain_barrier = (cfg->barrier == OMPEXT_BARRIER_AUTO ||
@@ -633,8 +731,8 @@ int ompext_plan_domains(const ompext_planner_t *planner,
 
 /* ---- OMPEXT_VERBOSE ------------------------------------------------------ */
 
-static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,
-                             size_t cap) {
+void ompext_plan_describe_barrier(const ompext_barrier_plan_t *b, char *buf,
+                                  size_t cap) {
   switch (b->alg) {
   case OMPEXT_BARRIER_DISSEMINATION:
     snprintf(buf, cap, "dissemination(m=%d)", b->dissem_m);
@@ -645,8 +743,8 @@ static void describe_barrier(const ompext_barrier_plan_t *b, char *buf,
   case OMPEXT_BARRIER_TOURNAMENT:
     snprintf(buf, cap, "tournament(k=%d)", b->release_k);
     break;
-  case OMPEXT_BARRIER_STOCK: /* barrier_steps_aside */
-    snprintf(buf, cap, "stock(no fewer steps than libomp's)");
+  case OMPEXT_BARRIER_STOCK: /* barrier_steps_aside or rule_barrier */
+    snprintf(buf, cap, "stock");
     break;
   default:
     snprintf(buf, cap, "%s", ompext_barrier_names[b->alg]);
@@ -694,8 +792,14 @@ int ompext_plan_describe(const ompext_planner_t *planner,
   char barrier[48], reduce[96], bcast[112], forkjoin[48];
   if (!p->served.plain_barrier)
     snprintf(barrier, sizeof(barrier), "stock");
+  else if (p->to_stock[OMPEXT_MODEL_OP_BARRIER])
+    snprintf(barrier, sizeof(barrier),
+             "stock(model: ext's best %.2fx stock's min)",
+             p->stock_ratio[OMPEXT_MODEL_OP_BARRIER]);
+  else if (p->barrier.alg == OMPEXT_BARRIER_STOCK)
+    snprintf(barrier, sizeof(barrier), "stock(no fewer steps than libomp's)");
   else
-    describe_barrier(&p->barrier, barrier, sizeof(barrier));
+    ompext_plan_describe_barrier(&p->barrier, barrier, sizeof(barrier));
   if (!p->served.reduce)
     snprintf(reduce, sizeof(reduce), "stock");
   else if (p->reduce_sizes.sized) {
@@ -719,7 +823,9 @@ int ompext_plan_describe(const ompext_planner_t *planner,
              (double)p->bcast.long_ns / 1000.0, p->bcast.long_fanout,
              ompext_bcast_close_names[p->bcast.close],
              (unsigned long long)p->bcast.lead_ns);
-  if (p->served.forkjoin)
+  if (p->served.forkjoin && p->forkjoin_radix >= 2)
+    snprintf(forkjoin, sizeof(forkjoin), "k-nomial(r=%d)", p->forkjoin_radix);
+  else if (p->served.forkjoin)
     snprintf(forkjoin, sizeof(forkjoin), "tree(k=%d)", p->forkjoin_fanout);
   else
     snprintf(forkjoin, sizeof(forkjoin), "stock");
@@ -736,7 +842,7 @@ int ompext_plan_describe_domains(const ompext_plan_t *plan,
                                  const ompext_domain_plan_t *domains,
                                  int ndomains, char *buf, size_t cap) {
   char across[48];
-  describe_barrier(&domains->across, across, sizeof(across));
+  ompext_plan_describe_barrier(&domains->across, across, sizeof(across));
   return snprintf(buf, cap,
                   "omp-ext: team of %d: barrier tree(k=%d) in each domain, "
                   "%s among %d leaders",

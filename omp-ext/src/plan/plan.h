@@ -55,7 +55,15 @@ typedef struct ompext_plan {
   int reduce_fanin[OMPEXT_MAX_LEVELS]; /* k_1 (leaves) .. k_d */
   ompext_reduce_sizes_t reduce_sizes;  /* the method by size, per site */
   ompext_bcast_plan_t bcast;
-  int forkjoin_fanout; /* fork release / join gather tree */
+  int forkjoin_fanout; /* fork release / join gather heap (and the tree
+                          inside each domain of a laid-out team) */
+  int forkjoin_radix;  /* >= 2: a flat team's k-nomial tree of this radix
+                          instead of the heap */
+  /* The rule (plan_price.h): per collective (enum ompext_model_op), 1
+     where the model predicted ext's best slower than the runtime's own and
+     the plan hands it back; ext's best predicted min over stock's. */
+  unsigned char to_stock[OMPEXT_MODEL_OP_COUNT];
+  double stock_ratio[OMPEXT_MODEL_OP_COUNT];
   unsigned spin_polls; /* inline polls before the services wait, where
                           ompext_plan_spin_polls allows any */
   int domain_barrier;  /* a layout over several domains may get the
@@ -105,9 +113,26 @@ static inline unsigned ompext_plan_spin_polls(const ompext_plan_t *plan) {
   return ompext_spin_budget(plan->oversubscribed, plan->spin_polls);
 }
 
+/* The model's price of what the plan runs for op (barrier, reduce,
+   copyprivate, fork_join) on data of so many lines, and of the runtime's
+   own collective: the same code path the plugin takes (plan_price.c).  0,
+   or -1 without machine parameters, for an oversubscribed team (outside
+   the model) or a path the plugin does not serve. */
+typedef struct ompext_plan_price {
+  ompext_model_cost_t ext, stock;
+  int stock_path; /* the plan hands this collective to the runtime */
+  char what[96];  /* what runs, e.g. "dissemination(m=2)" */
+} ompext_plan_price_t;
+int ompext_plan_price(const ompext_planner_t *planner,
+                      const ompext_plan_t *plan, ompext_model_op_t op,
+                      double lines, ompext_plan_price_t *out);
+
 /* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */
 int ompext_plan_describe(const ompext_planner_t *planner,
                          const ompext_plan_t *plan, char *buf, size_t cap);
+/* A barrier plan in words, e.g. "dissemination(m=2)". */
+void ompext_plan_describe_barrier(const ompext_barrier_plan_t *b, char *buf,
+                                  size_t cap);
 /* The line for a domain barrier. */
 int ompext_plan_describe_domains(const ompext_plan_t *plan,
                                  const ompext_domain_plan_t *domains,
