@@ -4,8 +4,9 @@
 #   predicted.sh OMPEXT_MODEL CALIBRATION PAIRED_CSV CORES > predicted.csv
 #
 # For every row of PAIRED_CSV (paired.awk's per-round ext/stock medians)
-# whose construct the model prices, ompext-model predicts ext's and stock's
-# [min, max] with CALIBRATION (the run's machine parameters):
+# whose construct the model prices, ompext-model --plan prices what the
+# plugin's plan runs and stock's [min, max] with CALIBRATION (the run's
+# machine parameters):
 #
 #   BARRIER                  barrier
 #   SINGLE_COPYPRIVATE:B     copyprivate of B bytes
@@ -34,14 +35,15 @@ model=$1 calibration=$2 paired=$3 cores=$4
 [[ $cores =~ ^[1-9][0-9]*$ ]] || die "CORES must be a positive integer, not '$cores'"
 
 # predict OP THREADS [BYTES] -> "algorithm,min,max,stock_min,stock_max"
-# (ext's best per the model, and stock's, in ns), priced on one package as
-# the calibration measured it, whatever OMPEXT_TOPOLOGY says
+# (what the plugin's plan runs, ompext-model --plan, and stock's, in ns),
+# priced on one package as the calibration measured it, whatever
+# OMPEXT_TOPOLOGY says; the quoted parameters column is dropped
 predict() {
     local -a bytes=()
     [[ -n ${3:-} ]] && bytes=(--bytes "$3")
-    env -u OMPEXT_TOPOLOGY "$model" --params "$calibration" --op "$1" --threads "$2-$2" "${bytes[@]}" \
-        --compare stock --format csv |
-        awk -F, 'NR == 2 { print $3 "," $5 "," $6 "," $8 "," $9 }'
+    env -u OMPEXT_TOPOLOGY "$model" --params "$calibration" --plan --op "$1" --threads "$2-$2" "${bytes[@]}" \
+        --format csv |
+        sed 's/"[^"]*"//' | awk -F, 'NR == 2 { print $3 "," $5 "," $6 "," $8 "," $9 }'
 }
 
 echo "measurement,bytes,threads,measured_ratio,iqr,ext_algorithm,ext_min_ns,ext_max_ns,stock_min_ns,stock_max_ns,ratio_lo,ratio_hi,verdict"

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Projected scaling of omp-ext against the stock runtime (and libgomp), from
 # the cost model alone: regenerates the tables of docs/scaling.md (between
-# its "generated" markers) and the PNG plots in docs/scaling/ (drawn
-# smaller than ompext-model's default, to keep the repository small).
+# its "generated" markers) and the PNG plots in docs/scaling/.  A set on one
+# package shows the plugin's own plan (ompext-model --plan: plan.c, what
+# the plugin runs); a set with a topology shows the hierarchical plan as
+# hier.c prices it (--compare), which the plan's rule does not cover yet.
 # With CSV_DIR=DIR it also keeps every team size's CSV there.  A set with a
 # topology (after '|', OMPEXT_TOPOLOGY's spelling) is priced on it, up to
 # its cores, for the ops the model prices there; OMPEXT_TOPOLOGY itself is
@@ -48,6 +50,25 @@ cases=("barrier:barrier::barrier"
        "copyprivate-64k:copyprivate:65536:copyprivate, 64 KiB"
        "fork_join:fork_join::fork/join of an empty region")
 
+# A gnuplot script for a --plan CSV: the plan's min and max and stock's,
+# per team size, log scale, 720x450.
+plan_plot() {
+  cat <<GP
+set terminal png size 720,450
+set output '$2'
+set datafile separator ','
+set title "$3" font ",10"
+set xlabel 'threads'
+set ylabel 'ns'
+set logscale y
+set key top left
+plot '< sed "s/\"[^\"]*\"/x/" $1' using 1:5 skip 1 with lines title 'ext plan min', \\
+     '' using 1:6 skip 1 with lines title 'ext plan max', \\
+     '' using 1:8 skip 1 with lines dashtype 2 title 'stock min', \\
+     '' using 1:9 skip 1 with lines dashtype 2 title 'stock max'
+GP
+}
+
 # ompext-model's CSV with a quoted "k=3,2" made k=3;2, so fields split on ','.
 unquote() { sed -E ':a; s/("[^",]*),([^"]*")/\1;\2/; ta; s/"//g'; }
 
@@ -73,16 +94,22 @@ for set in "${sets[@]}"; do
     [[ -n $bytes ]] && extra=(--bytes "$bytes")
     [[ -n $topo ]] && extra+=(--topology "$topo")
     base="$csv/$name-$tag" png="$out/$name-$tag.png"
-    "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
-      --compare stock --format csv --plot "$work/plot.png" >"$base-stock.csv"
+    if [[ -n $topo ]]; then
+      "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
+        --compare stock --format csv --plot "$work/plot.png" >"$base-stock.csv"
+      # The same script, drawn at 720x450 with the plain png terminal (a
+      # palette image, a third of the size) into the document's directory.
+      sed -E -e 's/pngcairo size 1000,650/png size 720,450/' -e 's/size 1000,650/size 720,450/' \
+          -e 's/^(set title .*)$/\1 font ",10"/' \
+          -e "s|^set output .*|set output '$png'|" "$work/plot.gp" >"$work/small.gp"
+    else
+      "$model" --params "$params" --plan --op "$op" --threads "$range" "${extra[@]}" \
+        --format csv >"$base-stock.csv"
+      plan_plot "$base-stock.csv" "$png" "$name: $title" >"$work/small.gp"
+    fi
+    gnuplot "$work/small.gp"
     "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
       --compare libgomp --format csv >"$base-libgomp.csv"
-    # The same script, drawn at 720x450 with the plain png terminal (a
-    # palette image, a third of the size) into the document's directory.
-    sed -E -e 's/pngcairo size 1000,650/png size 720,450/' -e 's/size 1000,650/size 720,450/' \
-        -e 's/^(set title .*)$/\1 font ",10"/' \
-        -e "s|^set output .*|set output '$png'|" "$work/plot.gp" >"$work/small.gp"
-    gnuplot "$work/small.gp"
     printf '\n%s (ns; ratio = ext / baseline, below 1: ext faster) [plot](scaling/%s)\n\n' \
       "$title" "$name-$tag.png" >>"$tables"
     echo "| threads | ext algorithm | ext min | ext max | stock | stock min | stock max | ext/stock min | ext/stock max | ext/libgomp min | ext/libgomp max |" >>"$tables"
@@ -93,8 +120,9 @@ for set in "${sets[@]}"; do
       awk -F, -v shown="$rows" '
         BEGIN { split(shown, s, " "); for (i in s) keep[s[i]] = 1 }
         keep[$1] {
+          # ext against libgomp: the plan (or hier.c) over libgomp'"'"'s cost
           printf "| %d | %s %s | %.0f | %.0f | %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n",
-            $1, $3, ($4 == "-" ? "" : $4), $5, $6, $7, $8, $9, $10, $11, $20, $21
+            $1, (index($4, $3) == 1 ? "" : $3), ($4 == "-" ? "" : $4), $5, $6, $7, $8, $9, $10, $11, $5 / $18, $6 / $19
         }' >>"$tables"
   done
 done

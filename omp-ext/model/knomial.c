@@ -102,17 +102,23 @@ ompext_model_cost_t ompext_model_forkjoin_knomial(
 }
 
 /* The reduction as reduce_tree.c gathers it: each child's arrival, then its
-   data combined (T_N of the data's lines), level by level; then tid 0 folds
-   the result into the shared variable, a line just written by a
-   combine, R_R, and the rest at the copy slope (as libomp's tree,
-   ompext_model_libomp_reduce_tree). */
+   data combined (T_N of the data's lines), level by level; then tid 0
+   folds the result into the shared variable, which, as every shared
+   structure at the start of a reduction (the atomic method's line, the
+   lock: cost.c), comes from memory, R_I, the other lines at the copy
+   slope; then the runtime's release of its reduction barrier (radix 2),
+   which the tree method pays and atomics or the lock do not.  libomp's
+   own tree is the same with fan-in 2. */
 ompext_model_cost_t ompext_model_reduce_gathered(const ompext_model_params_t *p,
                                                  int n, const int *fanin,
                                                  int given, double lines) {
   if (lines < 1)
     return INVALID_COST;
+  static const int runtime_release[1] = {2};
   const ompext_model_cost_t g =
       ompext_model_knomial_gather(p, n, fanin, given, lines);
-  const double fold = p->r_r + p->o * (lines - 1);
-  return cost(g.min + fold, g.max + fold);
+  const ompext_model_cost_t r =
+      ompext_model_knomial_release(p, n, runtime_release, 1);
+  const double fold = p->r_i + p->o * (lines - 1);
+  return cost(g.min + fold + r.min, g.max + fold + r.max);
 }

@@ -247,10 +247,11 @@ ompext_model_cost_t ompext_model_knomial_release(
 /* omp-ext's fork/join on its radix-r k-nomial tree: release plus gather. */
 ompext_model_cost_t ompext_model_forkjoin_knomial(
     const ompext_model_params_t *p, int n, int radix);
-/* omp-ext's reduction tree as reduce_tree.c gathers it (fan-ins leaves
-   first): the k-nomial gather combining `lines` lines per child, then tid
-   0's fold into the shared variable.  Fan-in 2 everywhere is libomp's
-   reduction barrier (ompext_model_libomp_reduce_tree). */
+/* A tree reduction as reduce_tree.c gathers it (fan-ins leaves first):
+   the k-nomial gather combining `lines` lines per child, tid 0's fold into
+   the shared variable (from memory, as the other methods' shared lines),
+   and the runtime's radix-2 release after its reduction barrier.  Fan-in 2
+   everywhere is libomp's own tree method. */
 ompext_model_cost_t ompext_model_reduce_gathered(const ompext_model_params_t *p,
                                                  int n, const int *fanin,
                                                  int given, double lines);

@@ -19,24 +19,38 @@ static const ompext_model_op_t plan_ops[] = {
 /* The sizes a whole plan is shown at, for the ops with data. */
 static const long plan_bytes[] = {8, 4096, 65536};
 
-static void print_price(int csv, int n, ompext_model_op_t op, long bytes,
-                        const ompext_plan_price_t *pr) {
+/* The algorithm's name alone: "what" up to its parameters or its close. */
+static void algorithm_of(const char *what, char *buf, size_t cap) {
+  size_t i = 0;
+  for (; what[i] && what[i] != '(' && what[i] != ',' && i + 1 < cap; ++i)
+    buf[i] = what[i];
+  buf[i] = '\0';
+}
+
+/* CSV: the columns of --compare (threads, op, algorithm, parameters, ...),
+   the parameters being what runs in full, quoted (it may hold commas); a
+   whole plan names each op with its size, e.g. "reduce:4096". */
+static void print_price(int csv, int has_op, int n, ompext_model_op_t op,
+                        long bytes, const ompext_plan_price_t *pr) {
   const char *name = ompext_model_op_names[op];
-  const char *base = pr->stock_path ? "stock (the plan hands it back)"
-                                    : "stock";
   if (csv) {
-    printf("%d,%s,%s,%ld,%.3f,%.3f,stock,%.3f,%.3f,%.4f,%.4f\n", n, name,
-           pr->what, bytes, pr->ext.min, pr->ext.max, pr->stock.min,
-           pr->stock.max, pr->ext.min / pr->stock.min,
-           pr->ext.max / pr->stock.max);
+    char alg[40];
+    algorithm_of(pr->what, alg, sizeof(alg));
+    if (has_op || bytes == 0)
+      printf("%d,%s,", n, name);
+    else
+      printf("%d,%s:%ld,", n, name, bytes);
+    printf("%s,\"%s\",%.3f,%.3f,stock,%.3f,%.3f,%.4f,%.4f\n", alg, pr->what,
+           pr->ext.min, pr->ext.max, pr->stock.min, pr->stock.max,
+           pr->ext.min / pr->stock.min, pr->ext.max / pr->stock.max);
     return;
   }
-  printf("%7d  %-11s  %8ld  %-40s  %9.1f  %9.1f  %9.1f  %9.1f  %9.3f  "
-         "%9.3f%s%s\n",
+  printf("%7d  %-11s  %8ld  %-48s  %9.1f  %9.1f  %9.1f  %9.1f  %9.3f  "
+         "%9.3f%s\n",
          n, name, bytes, pr->what, pr->ext.min, pr->ext.max, pr->stock.min,
          pr->stock.max, pr->ext.min / pr->stock.min,
-         pr->ext.max / pr->stock.max, pr->stock_path ? "  " : "",
-         pr->stock_path ? base : "");
+         pr->ext.max / pr->stock.max,
+         pr->stock_path ? "  (handed back to stock)" : "");
 }
 
 int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
@@ -58,11 +72,11 @@ int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
     return 2;
   }
   if (csv)
-    printf("threads,op,algorithm,bytes,min_ns,max_ns,baseline,"
+    printf("threads,op,algorithm,parameters,min_ns,max_ns,baseline,"
            "baseline_min_ns,baseline_max_ns,ratio_min,ratio_max\n");
   else
     printf("# the plugin's plan (plan.c) with parameters %s, priced against "
-           "stock (ratio = ext / stock)\n%7s  %-11s  %8s  %-40s  %9s  %9s  "
+           "stock (ratio = ext / stock)\n%7s  %-11s  %8s  %-48s  %9s  %9s  "
            "%9s  %9s  %9s  %9s\n",
            params->name, "threads", "op", "bytes", "ext runs", "min_ns",
            "max_ns", "stock_min", "stock_max", "ratio_min", "ratio_max");
@@ -88,7 +102,7 @@ int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
                   ompext_model_op_names[this_op], n);
           return 1;
         }
-        print_price(csv, n, this_op, size, &pr);
+        print_price(csv, has_op, n, this_op, size, &pr);
       }
     }
   }

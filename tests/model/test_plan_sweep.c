@@ -7,12 +7,8 @@
  * runtime's own by the plan's rule (plan_price.h): its min is at most
  * stock's, or it hands the collective back.  Deterministic: no timing.
  *
- * Asserted for the barrier and fork/join.  The reduction and copyprivate
- * are priced and their predicted-slower cases counted (printed with
- * SWEEP_ALL=1), not asserted: the reduction's method is still chosen by
- * the seed paper's tree equation, the one measured at 2 threads, and a
- * copyprivate's broadcast has no path back to the runtime yet
- * (docs/ARCHITECTURE.md, "Never slower").
+ * Oversubscribed teams are outside the model and not swept; teams laid out
+ * over several packages are not yet (docs/ARCHITECTURE.md, "Never slower").
  */
 #include "config.h"
 #include "plan.h"
@@ -27,7 +23,7 @@ static const ompext_model_op_t ops[] = {
     OMPEXT_MODEL_OP_COPYPRIVATE, OMPEXT_MODEL_OP_FORK_JOIN};
 static const double sizes[] = {8, 512, 4096, 65536, 1048576};
 
-static int failures, checked, unasserted_slower;
+static int failures, checked;
 
 static void sweep(const ompext_model_params_t *params) {
   ompext_config_t cfg;
@@ -58,16 +54,7 @@ static void sweep(const ompext_model_params_t *params) {
           ++failures;
           continue;
         }
-        if (!pr.stock_path && !ompext_price_no_slower(pr.ext, pr.stock) &&
-            sized) {
-          if (getenv("SWEEP_ALL"))
-            printf("not asserted: %s slower %s: %d threads: %.0f B: %s "
-                   "%.3fx\n",
-                   ompext_model_op_names[ops[o]], params->name, n, sizes[s],
-                   pr.what, pr.ext.min / pr.stock.min);
-          ++unasserted_slower;
-        } else if (!pr.stock_path &&
-                   !ompext_price_no_slower(pr.ext, pr.stock)) {
+        if (!pr.stock_path && !ompext_price_no_slower(pr.ext, pr.stock)) {
           if (failures < 20)
             printf("FAIL %s: %d threads: %s of %.0f B: %s min %.1f ns "
                    "against stock's %.1f (%.3fx)\n",
@@ -99,8 +86,7 @@ int main(int argc, char **argv) {
     }
     sweep(&p);
   }
-  printf("%d plans and sizes checked, %d predicted slower than stock; "
-         "reduce and copyprivate (not asserted) predicted slower in %d\n",
-         checked, failures, unasserted_slower);
+  printf("%d plans and sizes checked, %d predicted slower than stock\n",
+         checked, failures);
   return failures ? 1 : 0;
 }

@@ -57,6 +57,10 @@
  *   - Which fan-out the root picks (the "copies are long" hint is read
  *     relaxed) is a nondeterministic choice between K and N-1 (flat) per
  *     episode with -DFANOUT_CHOICE, else always K.
+ *   - Copying from the root (FROM_ROOT): the root sets it per episode
+ *     (FROM_ROOT=1 always, 2 a nondeterministic choice); a receiver then
+ *     reads the whole mailbox at once, serves its children first with the
+ *     root's data as their source, and copies from the root after.
  *   - Sequentially consistent memory; the mailbox writes precede the
  *     release of the signal and the reads follow the acquire of the wait.
  *
@@ -80,6 +84,9 @@
  *   -DMUTATION=2: the root of a rooted close does not bump its own two
  *   words.  They then lag one use behind once another thread is root, and
  *   its parent in that close waits for ever (invalid end state).
+ *   -DMUTATION=3 (with FROM_ROOT): a relay serves its children before it
+ *   copies but names its own data as their source: a child can copy the
+ *   relay's data before the relay copied, and the safety assertion fails.
  */
 
 #ifndef N
@@ -100,6 +107,9 @@
 #ifndef MUTATION
 #define MUTATION 0
 #endif
+#ifndef FROM_ROOT
+#define FROM_ROOT 0
+#endif
 
 /* The value the root of episode e writes into its data. */
 #define VAL(e, r) ((e) * N + (r) + 1)
@@ -114,6 +124,7 @@ byte mb_root[N];         /* episode.root */
 byte mb_rootdata[N];     /* root_data: whose data every thread returns */
 byte mb_fanout[N];       /* episode.fanout */
 bit mb_rooted[N];        /* episode.rooted_close */
+bit mb_fromroot[N];      /* episode.from_root */
 
 /* Rooted close slots (ompext_barrier_tree_slot_t), by tid. */
 byte carr[N];            /* arrived */
@@ -135,7 +146,7 @@ proctype thread(byte t)
   byte cep;              /* close slots[t].episode, owner-only */
   byte pbu;              /* plain barriers passed */
   byte root, rdata, fan, src, c, idx;
-  bit rooted;
+  bit rooted, fromroot;
 
   do
   :: e < EPISODES ->
@@ -178,6 +189,14 @@ proctype thread(byte t)
           :: rooted = 0
           fi;
 #endif
+#if FROM_ROOT == 2
+          if
+          :: fromroot = 1
+          :: fromroot = 0
+          fi;
+#else
+          fromroot = FROM_ROOT;
+#endif
           c = ((t + N - root) % N) * fan + 1
         }
      :: else ->
@@ -189,19 +208,30 @@ proctype thread(byte t)
           rdata = mb_rootdata[t];
           fan = mb_fanout[t];
           rooted = mb_rooted[t];
-          assert(root == root_of[e] && rdata == root_of[e])
+          fromroot = mb_fromroot[t];
+          assert(root == root_of[e] && rdata == root_of[e]);
+          if
+          :: fromroot ->    /* the mailbox is read: the copy waits */
+             mb_full[t] = 0;
+             c = ((t + N - root) % N) * fan + 1
+          :: else -> skip
+          fi
         }
         /* cpy(data, mine->source): the last read of the mailbox (a refill
            before it fails the sender's assertion), and the copy.  data[t]
            is written by t only, so the check can go with the copy. */
-        d_step {
-          src = mb_src[t];
-          mb_full[t] = 0;
-          data[t] = data[src];
-          src = 0;
-          assert(data[t] == VAL(e, root_of[e]));
-          c = ((t + N - root) % N) * fan + 1
-        }
+        if
+        :: !fromroot ->
+           d_step {
+             src = mb_src[t];
+             mb_full[t] = 0;
+             data[t] = data[src];
+             src = 0;
+             assert(data[t] == VAL(e, root_of[e]));
+             c = ((t + N - root) % N) * fan + 1
+           }
+        :: else -> skip
+        fi
      fi;
 
      /* Serve the children of rank (t - root) mod N (c set above). */
@@ -214,11 +244,16 @@ proctype thread(byte t)
         /* fill_and_signal: the mailbox ... */
         d_step {
           assert(!mb_full[(c + root) % N]);
+#if MUTATION == 3
           mb_src[(c + root) % N] = t;
+#else
+          mb_src[(c + root) % N] = (fromroot -> rdata : t);
+#endif
           mb_root[(c + root) % N] = root;
           mb_rootdata[(c + root) % N] = rdata;
           mb_fanout[(c + root) % N] = fan;
           mb_rooted[(c + root) % N] = rooted;
+          mb_fromroot[(c + root) % N] = fromroot;
           mb_full[(c + root) % N] = 1
         }
 #if MUTATION != 1
@@ -228,6 +263,20 @@ proctype thread(byte t)
         c++
      :: else -> break
      od;
+
+     /* Copying from the root: after serving the children. */
+     if
+     :: fromroot && !is_root ->
+        d_step {
+#if MUTATION == 3
+          data[t] = data[mb_src[t]];
+#else
+          data[t] = data[rdata];
+#endif
+          assert(data[t] == VAL(e, root_of[e]))
+        }
+     :: else -> skip
+     fi;
 
      /* The caller's barrier: ompext_bcast_close_take, then the close. */
      atomic {
@@ -289,6 +338,7 @@ proctype thread(byte t)
        idx = 0;
        root = 0;
        rooted = 0;
+       fromroot = 0;
        is_root = 0;
        e++
      }

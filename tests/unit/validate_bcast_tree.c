@@ -222,11 +222,15 @@ static void worker(int tid, void *p) {
                    root, tid, k, r->fanout, r->long_fanout);
     r->fanout_seen[e & 1][tid] = k;
     if (!is_root && r->use_cpy) {
-      const int parent = parent_in_tree(r, layout, k, root, tid);
+      /* Relaying: from the parent; copying from the root: from the root. */
+      const int from_root = ompext_bcast_tree_last_from_root(r->tree, tid);
+      const int parent =
+          from_root ? root : parent_in_tree(r, layout, k, root, tid);
       if (tl_source != parent)
-        EPISODE_FAIL("root %d: tid %d copies from tid %d, not from its "
-                     "parent %d in the tree of fan-out %d",
-                     root, tid, tl_source, parent, k);
+        EPISODE_FAIL("root %d: tid %d copies from tid %d, not from %s %d in "
+                     "the tree of fan-out %d",
+                     root, tid, tl_source, from_root ? "the root" : "its parent",
+                     parent, k);
     }
     bdata_t *root_data = &r->data[root];
     if (got != root_data)
@@ -306,12 +310,17 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   r->close_mode = modes[t->configs % 3];
   /* fan-in 2 or 3, from the configuration; auto: copies of >= 1 us */
   const int long_fanout = k == n - 1 || n < 2 ? 1 : n - 1;
+  /* Short and long copies relay or copy from the root, in turn. */
+  const int from_root = (int)(t->configs / 3 % 4);
+  const int short_from_root = from_root & 1, long_from_root = from_root >> 1;
   /* Receivers time their copies when the close or the fan-out depends on
      them (as bcast.c decides for a team). */
   r->close = ompext_bcast_close_init(
       close_mem, n, 2 + (int)(t->configs % 2), r->close_mode, 1000,
       (t->configs % 4) * 50,
-      long_fanout != k || r->close_mode == OMPEXT_BCAST_CLOSE_AUTO, 0);
+      long_fanout != k || short_from_root != long_from_root ||
+          r->close_mode == OMPEXT_BCAST_CLOSE_AUTO,
+      0);
   r->arrivals = arrivals;
   for (int i = 0; i < 2; ++i) {
     r->close_seen[i] = seen + i * n;
@@ -323,6 +332,7 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   tu_layout_cycle_init(&r->layouts, n, o->domains, o->ndomains, t->configs,
                        r->magic);
   r->tree = ompext_bcast_tree_init(mem, n, k, long_fanout);
+  ompext_bcast_tree_copy_from_root(r->tree, short_from_root, long_from_root);
   r->data = data;
   r->base = base;
   r->n = n;
@@ -332,8 +342,10 @@ static void run_config(const tu_options_t *o, bdata_t *data,
   r->size = data[0].size;
   r->seed = o->seed;
   snprintf(r->what, sizeof(r->what),
-           "n=%d k=%d (long: %d) S=%zu cpy=%s close=%s", n, k, long_fanout,
-           r->size, use_cpy ? "memcpy" : "NULL",
+           "n=%d k=%d%s (long: %d%s) S=%zu cpy=%s close=%s", n, k,
+           short_from_root ? " from root" : "", long_fanout,
+           long_from_root ? " from root" : "", r->size,
+           use_cpy ? "memcpy" : "NULL",
            ompext_bcast_close_names[r->close_mode]);
   tu_barrier_init(&r->barrier, n);
   char tids[800];

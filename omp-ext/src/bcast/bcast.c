@@ -22,7 +22,8 @@ struct ompext_bcast {
    the tree's fan-out depends on them. */
 static int times_copies(const ompext_bcast_plan_t *plan) {
   return plan->close == OMPEXT_BCAST_CLOSE_AUTO ||
-         plan->long_fanout != plan->short_fanout;
+         plan->long_fanout != plan->short_fanout ||
+         plan->long_from_root != plan->short_from_root;
 }
 
 size_t ompext_bcast_size(int nproc) {
@@ -37,6 +38,8 @@ ompext_bcast_t *ompext_bcast_init(void *mem, int nproc,
   char *p = (char *)mem + ompext_pad_bytes(sizeof(*b));
   b->tree =
       ompext_bcast_tree_init(p, nproc, plan->short_fanout, plan->long_fanout);
+  ompext_bcast_tree_copy_from_root(b->tree, plan->short_from_root,
+                                   plan->long_from_root);
   p += ompext_pad_bytes(ompext_bcast_tree_size(nproc));
   b->close = ompext_bcast_close_init(p, nproc, plan->close_tree_k, plan->close,
                                      plan->long_ns, plan->lead_ns,

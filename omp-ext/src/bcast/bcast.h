@@ -17,6 +17,8 @@
 typedef struct ompext_bcast_plan {
   int short_fanout; /* the tree's fan-out for short copies (nproc-1: flat) */
   int long_fanout;  /* the same once receivers' copies are long */
+  int short_from_root, long_from_root; /* receivers copy from the root, the
+                                          tree carries the notification */
   ompext_bcast_close_mode_t close; /* AUTO only where the rooted close may
                                       stand in for the team's barrier */
   int close_tree_k;                /* the rooted close's fan-in */

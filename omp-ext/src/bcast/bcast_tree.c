@@ -23,6 +23,13 @@
  * the root serves one representative per other domain (their leaders),
  * and each representative, the root included, a tree inside its domain.
  *
+ * Copying from the root: for data whose copies are long, relaying costs a
+ * whole copy per level, and the plan may have every receiver copy from the
+ * root instead (the flat broadcast's copy) while the tree only carries the
+ * notification: a relay fills and signals its children first, with the
+ * root's data as their source, then copies.  The root's data is complete
+ * before its first signal and lives until the caller's barrier.
+ *
  * Closing: the root also decides how the broadcast is closed (bcast_close.c),
  * on the same verdict, and the mailbox carries that to every thread too,
  * each of which notes it before it copies.
@@ -42,6 +49,7 @@
 typedef struct bcast_decision {
   int root;         /* tid of the root */
   int fanout;       /* of this broadcast's tree */
+  int from_root;    /* receivers copy from the root, not their sender */
   int rooted_close; /* the root asks for the rooted close */
 } bcast_decision_t;
 
@@ -53,12 +61,14 @@ typedef struct bcast_slot {
   bcast_decision_t decision;
   alignas(OMPEXT_CACHE_LINE) uint64_t received; /* broadcasts received */
   int last_fanout; /* the fan-out of its last broadcast */
+  int last_from_root; /* whether it copied from the root in it */
 } bcast_slot_t;
 
 struct ompext_bcast_tree {
   alignas(OMPEXT_CACHE_LINE) int nproc;
   int fanout;          /* copies that are not long */
   int long_fanout;     /* after long copies */
+  int from_root, long_from_root; /* see ompext_bcast_tree_copy_from_root */
   bcast_slot_t *slots; /* [nproc] */
 };
 
@@ -73,12 +83,23 @@ ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc,
   t->nproc = nproc;
   t->fanout = short_fanout;
   t->long_fanout = long_fanout;
+  t->from_root = t->long_from_root = 0;
   t->slots = (bcast_slot_t *)((char *)mem + ompext_pad_bytes(sizeof(*t)));
   return t;
 }
 
+void ompext_bcast_tree_copy_from_root(ompext_bcast_tree_t *t, int short_copies,
+                                      int long_copies) {
+  t->from_root = short_copies;
+  t->long_from_root = long_copies;
+}
+
 int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid) {
   return t->slots[tid].last_fanout;
+}
+
+int ompext_bcast_tree_last_from_root(const ompext_bcast_tree_t *t, int tid) {
+  return t->slots[tid].last_from_root;
 }
 
 /* The mailbox before the signal: the release in the signal orders it. */
@@ -100,6 +121,7 @@ static bcast_decision_t root_decides(const ompext_bcast_tree_t *t, int tid,
   return (bcast_decision_t){
       .root = tid,
       .fanout = copies_long ? t->long_fanout : t->fanout,
+      .from_root = copies_long ? t->long_from_root : t->from_root,
       .rooted_close =
           close && ompext_bcast_close_choose(close, copies_long,
                                              !layout || layout->ndomains <= 1,
@@ -126,14 +148,19 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
   if (close)
     ompext_bcast_close_note(close, tid, decision.root, decision.rooted_close,
                             is_root);
-  if (!is_root) {
+  /* Relaying, a receiver copies before serving its children from its own
+     data; copying from the root, it serves them first. */
+  const int relay = !decision.from_root;
+  if (!is_root && relay) {
     if (cpy)
       cpy(data, mine->source);
     else
       data = root_data; /* nothing copied: children read the root too */
   }
+  void *const source = relay ? data : root_data;
   const int k = decision.fanout, root = decision.root;
   mine->last_fanout = k;
+  mine->last_from_root = decision.from_root;
   if (layout && layout->ndomains > 1) {
     /* One representative per domain (see topology.h): ndomains-1 copies
        cross the costly level, the rest stay inside domains. */
@@ -141,14 +168,17 @@ void *ompext_bcast_tree_run(ompext_bcast_tree_t *t, int gtid, int tid,
     for (int j = 0; (child = ompext_topology_rooted_child(layout, k, k, root,
                                                           tid, j)) >= 0;
          ++j)
-      fill_and_signal(&t->slots[child], gtid, child, data, root_data,
+      fill_and_signal(&t->slots[child], gtid, child, source, root_data,
                       &decision);
-    return root_data;
+  } else {
+    const long rank = (tid - root + n) % n;
+    for (long c = rank * k + 1; c <= rank * k + k && c < n; ++c) {
+      const int child = (int)((c + root) % n);
+      fill_and_signal(&t->slots[child], gtid, child, source, root_data,
+                      &decision);
+    }
   }
-  const long rank = (tid - root + n) % n;
-  for (long c = rank * k + 1; c <= rank * k + k && c < n; ++c) {
-    const int child = (int)((c + root) % n);
-    fill_and_signal(&t->slots[child], gtid, child, data, root_data, &decision);
-  }
+  if (!is_root && !relay && cpy)
+    cpy(data, root_data);
   return root_data;
 }

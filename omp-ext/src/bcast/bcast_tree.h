@@ -17,8 +17,16 @@ size_t ompext_bcast_tree_size(int nproc);
    (bounds.h; the plan clamps). */
 ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc,
                                             int short_fanout, int long_fanout);
-/* The fan-out of the tree of tid's last broadcast. */
+/* Whether broadcasts of short (resp. long) copies copy from the root
+   instead of relaying: the tree then carries only the notification, each
+   relay passes it on before copying, and every receiver copies from the
+   root's data (0, the default: relay copies).  Before any broadcast. */
+void ompext_bcast_tree_copy_from_root(ompext_bcast_tree_t *t, int short_copies,
+                                      int long_copies);
+/* The fan-out of the tree of tid's last broadcast, and whether tid copied
+   from the root in it. */
 int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid);
+int ompext_bcast_tree_last_from_root(const ompext_bcast_tree_t *t, int tid);
 /* See ompext_ops_t.bcast.  layout: NULL or one domain for the tree in tid
    order re-rooted at the root; several domains for the two-level tree of
    ompext_topology_rooted_child, fan-out k at both levels.  Every thread of

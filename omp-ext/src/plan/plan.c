@@ -124,9 +124,9 @@ typedef struct model_barrier_pick {
 typedef struct model_pick {
   model_barrier_pick_t barrier;
   int reduce_tree, reduce_levels, reduce_fanin[OMPEXT_MAX_LEVELS];
-  ompext_model_choice_t reduce_tree_choice; /* the model's, root first */
   int bcast_fanout;
   int bcast_long_fanout; /* for a message copied in the "long" time */
+  int bcast_from_root, bcast_long_from_root; /* copies from the root */
   double close_extra_ns; /* rooted close's cost over the dissemination's */
 } model_pick_t;
 
@@ -183,9 +183,46 @@ static int least_min(int lo, int hi, const ompext_model_params_t *mp,
   return best;
 }
 
-static ompext_model_cost_t bcast_price(const ompext_model_params_t *mp,
-                                       int nproc, int fanout, double lines) {
-  return ompext_price_bcast(mp, nproc, fanout, lines);
+static ompext_model_cost_t reduce_tree_price(const ompext_model_params_t *mp,
+                                             int nproc, int fanin,
+                                             double lines) {
+  return ompext_model_reduce_gathered(mp, nproc, &fanin, 1, lines);
+}
+
+/* The broadcast's fan-out and whether receivers copy from the root for
+   copies of lo to hi lines: the candidate (every fan-out up to the bound
+   and the flat one, relaying or not) whose copyprivate (the broadcast, then
+   the barrier of barrier_ns) has the least predicted min over stock's at
+   the worse of the two ends; relaying and smaller fan-outs first among
+   equals. */
+static void choose_bcast(const ompext_model_params_t *mp, int nproc,
+                         double barrier_ns, double lo, double hi_lines,
+                         int *fanout, int *from_root) {
+  const int flat = nproc > 1 ? nproc - 1 : 1;
+  const int hi = clamp(flat, 1, OMPEXT_MAX_FANIN);
+  const double ends[2] = {lo, hi_lines};
+  double stock[2];
+  for (int e = 0; e < 2; ++e)
+    stock[e] =
+        ompext_price_stock(mp, OMPEXT_MODEL_OP_COPYPRIVATE, nproc, ends[e]).min;
+  double best = INFINITY;
+  *fanout = flat;
+  *from_root = 0;
+  for (int mode = 0; mode <= 1; ++mode)
+    for (int k = 1; k <= hi + 1; ++k) {
+      const int fan = k <= hi ? k : flat; /* last: the flat tree */
+      double worst = 0;
+      for (int e = 0; e < 2; ++e)
+        worst = fmax(worst,
+                     (ompext_price_bcast(mp, nproc, fan, mode, ends[e]).min +
+                      barrier_ns) /
+                         stock[e]);
+      if (worst < best * (1 - OMPEXT_PRICE_EPSILON)) {
+        best = worst;
+        *fanout = fan;
+        *from_root = mode;
+      }
+    }
 }
 
 static void model_choose(const ompext_machine_t *machine, int nproc,
@@ -194,31 +231,16 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
   model_choose_barrier(machine, nproc, &pick->barrier);
   if (!pick->barrier.have)
     return;
-  ompext_model_choice_t c, atomic;
-  ompext_model_options_t opts;
-  ompext_model_options_default(&opts);
-  /* The reduction's method and fan-ins by the seed paper's equations
-     (Eq. 4.13), the choice measured at 2 threads; ompext_plan_price prices
-     the tree as it is gathered. */
-  if (model_best(machine, OMPEXT_MODEL_REDUCE_TREE, nproc, &c) == 0) {
-    pick->reduce_tree =
-        model_best(machine, OMPEXT_MODEL_REDUCE_ATOMIC, nproc, &atomic) != 0 ||
-        ompext_model_compare(&opts, &c, &atomic) < 0;
-    pick->reduce_tree_choice = c;
-    /* A model level of k children is a group of k + 1 (see the top). */
-    for (int l = 0; l < c.depth && l < OMPEXT_MAX_LEVELS; ++l)
-      pick->reduce_fanin[pick->reduce_levels++] =
-          clamp(c.fanout[c.depth - 1 - l] + 1, 2, OMPEXT_MAX_FANIN);
-  }
   const ompext_model_params_t *mp = &machine->params;
-  /* The broadcast's one fan-out (nproc - 1: flat), for one line. */
-  const int flat = nproc > 1 ? nproc - 1 : 1;
-  pick->bcast_fanout =
-      least_min(1, clamp(flat, 1, OMPEXT_MAX_FANIN), mp, nproc, 1, bcast_price);
-  if (flat > OMPEXT_MAX_FANIN &&
-      bcast_price(mp, nproc, flat, 1).min <
-          bcast_price(mp, nproc, pick->bcast_fanout, 1).min)
-    pick->bcast_fanout = flat;
+  /* The reduction tree as reduce_tree.c gathers it, one fan-in at every
+     level (fan-in 2 is the runtime's own tree), against atomics, for one
+     item. */
+  const int fanin = least_min(2, clamp(nproc, 2, OMPEXT_MAX_FANIN), mp, nproc,
+                              1, reduce_tree_price);
+  pick->reduce_fanin[0] = fanin;
+  pick->reduce_levels = 1;
+  pick->reduce_tree = reduce_tree_price(mp, nproc, fanin, 1).min <
+                      ompext_model_reduce_atomic_lines(mp, nproc, 1).min;
   /* The rooted close is a combining tree of the barrier's k; best cases,
      and at least one transfer between cores. */
   double extra =
@@ -233,12 +255,17 @@ static void model_choose(const ompext_machine_t *machine, int nproc,
   const long lines = mp->o > 0 && long_ns > mp->q
                          ? saturate_lines((long_ns - mp->q) / mp->o)
                          : 1;
-  pick->bcast_long_fanout = least_min(1, clamp(flat, 1, OMPEXT_MAX_FANIN), mp,
-                                      nproc, (double)lines, bcast_price);
-  if (flat > OMPEXT_MAX_FANIN &&
-      bcast_price(mp, nproc, flat, (double)lines).min <
-          bcast_price(mp, nproc, pick->bcast_long_fanout, (double)lines).min)
-    pick->bcast_long_fanout = flat;
+  /* The broadcast of short copies, from one line to the long ones, and of
+     long copies, priced up to 1 MiB, each followed by the team's barrier. */
+  const double barrier_ns =
+      ompext_model_barrier_dissemination(mp, nproc, pick->barrier.dissem_m,
+                                         OMPEXT_MODEL_ROUNDS_ALGORITHM)
+          .min;
+  const double long_lines = (double)lines, mib = 1048576.0 / mp->line_bytes;
+  choose_bcast(mp, nproc, barrier_ns, 1, fmax(long_lines, 1),
+               &pick->bcast_fanout, &pick->bcast_from_root);
+  choose_bcast(mp, nproc, barrier_ns, long_lines, fmax(long_lines, mib),
+               &pick->bcast_long_fanout, &pick->bcast_long_from_root);
 }
 
 /* ---- the fewest steps, for oversubscribed teams -------------------------- */
@@ -527,12 +554,10 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
   for (unsigned a = 0; a < 4; ++a)
     z->one_item[a] = one_item;
   z->sized = cfg->reduce == OMPEXT_REDUCE_AUTO && out->served.forkjoin &&
-             model->barrier.have && model->reduce_tree_choice.depth > 0 &&
-             nproc >= 2;
+             model->barrier.have && out->reduce_levels > 0 && nproc >= 2;
   if (!z->sized)
     return;
   const ompext_model_params_t *mp = &machine->params;
-  const ompext_model_choice_t *tree = &model->reduce_tree_choice;
   z->timer_ns = ompext_now_overhead_ns();
   z->reference_ns = mp->r_r;
   z->reference_shrinks_only = oversubscribed;
@@ -546,8 +571,8 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
         [OMPEXT_REDUCE_METHOD_ATOMIC] =
             ompext_model_reduce_atomic_lines(mp, nproc, lines).min,
         [OMPEXT_REDUCE_METHOD_TREE] =
-            ompext_model_reduce_tree_lines(mp, tree->depth, tree->fanout,
-                                           lines)
+            ompext_model_reduce_gathered(mp, nproc, out->reduce_fanin,
+                                         out->reduce_levels, lines)
                 .min,
         [OMPEXT_REDUCE_METHOD_CRITICAL] =
             oversubscribed
@@ -593,6 +618,8 @@ static void plan_bcast(const ompext_planner_t *planner,
         have ? clamp(model->bcast_fanout, 1, flat)
              : clamp(DEFAULT_BCAST_FANOUT, 1, OMPEXT_MAX_FANIN);
     b->long_fanout = have ? clamp(model->bcast_long_fanout, 1, flat) : flat;
+    b->short_from_root = have && model->bcast_from_root;
+    b->long_from_root = have && model->bcast_long_from_root;
   }
   /* Oversubscribed, both closes are one flat level (the fewest steps): the
      rooted one costs a step more, not the model's extra transfers among
@@ -789,7 +816,7 @@ int ompext_plan_describe(const ompext_planner_t *planner,
     snprintf(fanin + used, sizeof(fanin) - used, "%s%d", l ? "," : "",
              p->reduce_fanin[l]);
   }
-  char barrier[48], reduce[96], bcast[112], forkjoin[48];
+  char barrier[64], reduce[96], bcast[144], forkjoin[48];
   if (!p->served.plain_barrier)
     snprintf(barrier, sizeof(barrier), "stock");
   else if (p->to_stock[OMPEXT_MODEL_OP_BARRIER])
@@ -818,9 +845,12 @@ int ompext_plan_describe(const ompext_planner_t *planner,
     snprintf(bcast, sizeof(bcast), "stock");
   else
     snprintf(bcast, sizeof(bcast),
-             "%s(k=%d,long copies>=%.1fus:k=%d,%s close,root lead %lluns)",
+             "%s(k=%d%s,long copies>=%.1fus:k=%d%s,%s close,root lead "
+             "%lluns)",
              ompext_bcast_names[cfg->bcast], p->bcast.short_fanout,
+             p->bcast.short_from_root ? " from root" : "",
              (double)p->bcast.long_ns / 1000.0, p->bcast.long_fanout,
+             p->bcast.long_from_root ? " from root" : "",
              ompext_bcast_close_names[p->bcast.close],
              (unsigned long long)p->bcast.lead_ns);
   if (p->served.forkjoin && p->forkjoin_radix >= 2)

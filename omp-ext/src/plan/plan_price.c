@@ -20,6 +20,14 @@ static const ompext_model_cost_t invalid = {NAN, NAN};
 ompext_model_cost_t ompext_price_stock(const ompext_model_params_t *mp,
                                        ompext_model_op_t op, int n,
                                        double lines) {
+  /* libomp's reduction: atomics up to its cutoff, else its tree, priced as
+     the plugin's tree of fan-in 2 (the same gather, fold and release). */
+  if (op == OMPEXT_MODEL_OP_REDUCE) {
+    static const int binomial[1] = {2};
+    return n <= OMPEXT_MODEL_LIBOMP_ATOMIC_CUTOFF
+               ? ompext_model_reduce_atomic_lines(mp, n, lines)
+               : ompext_model_reduce_gathered(mp, n, binomial, 1, lines);
+  }
   ompext_model_baseline_cost_t out;
   const long whole = lines < 1 ? 1 : (long)ceil(lines);
   if (ompext_model_baseline_cost(mp, OMPEXT_MODEL_BASELINE_STOCK, op, n, whole,
@@ -47,20 +55,28 @@ ompext_model_cost_t ompext_price_barrier(const ompext_model_params_t *mp, int n,
   }
 }
 
-/* The broadcast of a copyprivate as bcast_tree.c runs it (derived): each
-   sender fills and signals its k children's own lines in turn, S(k), and
-   the k children copy the N lines from the sender's data at once, the flat
-   broadcast's T_copy for k readers (Eq. 4.10): b + c*(k-1) + o*N.  The
-   team's barrier after it closes the broadcast (no notification back, the
-   seed's equations count one), so a copyprivate is this plus the barrier,
-   as stock's is its pointer and copy between two barriers (baseline.c). */
+/* The broadcast of a copyprivate as bcast_tree.c runs it (derived).  Each
+   sender fills and signals its k children's own lines in turn, S(k).
+   Relaying, the k children then copy the N lines from the sender's data at
+   once, the flat broadcast's T_copy for k readers (Eq. 4.10), b + c*(k-1)
+   + o*N, level after level; copying from the root, the notification goes
+   down the tree and all n-1 receivers copy from the root, b + c*(n-2) +
+   o*N once.  The team's barrier after it closes the broadcast (no
+   notification back, which the seed's equations count), so a copyprivate
+   is this plus the barrier, as stock's is its pointer and copy between two
+   barriers (baseline.c). */
 ompext_model_cost_t ompext_price_bcast(const ompext_model_params_t *mp, int n,
-                                       int fanout, double lines) {
+                                       int fanout, int from_root,
+                                       double lines) {
   if (n < 2 || fanout < 1 || lines < 1)
     return invalid;
   const int k = fanout < n - 1 ? fanout : n - 1;
   const int depth = ompext_model_uniform_depth(n, k);
   const ompext_model_cost_t s = ompext_model_signal(mp, k);
+  if (from_root) {
+    const double copy = mp->b + mp->c * (n - 2) + mp->o * lines;
+    return (ompext_model_cost_t){depth * s.min + copy, depth * s.max + copy};
+  }
   const double copy = mp->b + mp->c * (k - 1) + mp->o * lines;
   return (ompext_model_cost_t){depth * (s.min + copy), depth * (s.max + copy)};
 }
@@ -140,13 +156,17 @@ static ompext_model_cost_t price_of_plan(const ompext_model_params_t *mp,
     const int is_long = ompext_model_tn(mp, lines) >= (double)plan->bcast.long_ns;
     const int fanout =
         is_long ? plan->bcast.long_fanout : plan->bcast.short_fanout;
+    const int from_root =
+        is_long ? plan->bcast.long_from_root : plan->bcast.short_from_root;
     char barrier[64];
     ompext_plan_describe_barrier(&plan->barrier, barrier, sizeof(barrier));
     if (fanout >= n - 1)
       snprintf(what, cap, "flat, then barrier %s", barrier);
     else
-      snprintf(what, cap, "tree(k=%d), then barrier %s", fanout, barrier);
-    const ompext_model_cost_t b = ompext_price_bcast(mp, n, fanout, lines);
+      snprintf(what, cap, "tree(k=%d%s), then barrier %s", fanout,
+               from_root ? ", copies from the root" : "", barrier);
+    const ompext_model_cost_t b =
+        ompext_price_bcast(mp, n, fanout, from_root, lines);
     const ompext_model_cost_t close =
         ompext_price_barrier(mp, n, &plan->barrier);
     return (ompext_model_cost_t){b.min + close.min, b.max + close.max};

@@ -30,9 +30,11 @@ ompext_model_cost_t ompext_price_stock(const ompext_model_params_t *mp,
 /* A barrier plan (alg STOCK: the runtime's). */
 ompext_model_cost_t ompext_price_barrier(const ompext_model_params_t *mp, int n,
                                          const ompext_barrier_plan_t *b);
-/* The broadcast tree of one fan-out (nproc - 1 or more: flat). */
+/* The broadcast tree of one fan-out (nproc - 1 or more: flat), relaying
+   copies or (from_root) every receiver copying from the root. */
 ompext_model_cost_t ompext_price_bcast(const ompext_model_params_t *mp, int n,
-                                       int fanout, double lines);
+                                       int fanout, int from_root,
+                                       double lines);
 /* Fork/join: the k-nomial tree of radix (>= 2), else the k-ary heap of
    heap_k. */
 ompext_model_cost_t ompext_price_forkjoin(const ompext_model_params_t *mp,
