@@ -57,15 +57,9 @@ int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
                             ompext_model_op_t op, int lo, int hi, long bytes,
                             int csv) {
   ompext_config_t cfg;
-  ompext_config_parse(&cfg, stderr);
   ompext_machine_t machine;
-  memset(&machine, 0, sizeof(machine));
-  machine.params = *params;
-  snprintf(machine.source, sizeof(machine.source), "%s", params->name);
-  /* The runtime's plain barrier as libomp ships it (radix 4 both ways). */
-  const ompext_planner_t planner = {&cfg, &machine, 0,
-                                    OMPEXT_MODEL_LIBOMP_BRANCH_BITS,
-                                    OMPEXT_MODEL_LIBOMP_BRANCH_BITS};
+  ompext_planner_t planner;
+  ompext_plan_offline(params, &cfg, &machine, stderr, &planner);
   if (has_op && (op == OMPEXT_MODEL_OP_BCAST || op >= OMPEXT_MODEL_OP_COUNT)) {
     fprintf(stderr, "ompext-model: --plan prices barrier, reduce, "
                     "copyprivate and fork_join\n");

@@ -27,14 +27,9 @@ static int failures, checked;
 
 static void sweep(const ompext_model_params_t *params) {
   ompext_config_t cfg;
-  ompext_config_parse(&cfg, NULL); /* ctest's environment: no OMPEXT_* */
   ompext_machine_t machine;
-  memset(&machine, 0, sizeof(machine));
-  machine.params = *params;
-  snprintf(machine.source, sizeof(machine.source), "%s", params->name);
-  const ompext_planner_t planner = {&cfg, &machine, 0,
-                                    OMPEXT_MODEL_LIBOMP_BRANCH_BITS,
-                                    OMPEXT_MODEL_LIBOMP_BRANCH_BITS};
+  ompext_planner_t planner; /* ctest's environment: no OMPEXT_* */
+  ompext_plan_offline(params, &cfg, &machine, NULL, &planner);
   for (int n = 2; n <= 256; ++n) {
     ompext_plan_t plan;
     ompext_plan_build(&planner, n, 0, &plan);

@@ -127,6 +127,13 @@ int ompext_plan_price(const ompext_planner_t *planner,
                       const ompext_plan_t *plan, ompext_model_op_t op,
                       double lines, ompext_plan_price_t *out);
 
+/* A planner outside the plugin (ompext-model --plan, the tests): cfg from
+   the environment (warnings on warn, may be NULL), machine from params,
+   the runtime's plain barrier as libomp ships it (radix 4 both ways). */
+void ompext_plan_offline(const ompext_model_params_t *params,
+                         ompext_config_t *cfg, ompext_machine_t *machine,
+                         FILE *warn, ompext_planner_t *out);
+
 /* One line naming each active path and its parameters, for OMPEXT_VERBOSE. */
 int ompext_plan_describe(const ompext_planner_t *planner,
                          const ompext_plan_t *plan, char *buf, size_t cap);

@@ -104,6 +104,17 @@ ompext_model_cost_t ompext_price_reduce(const ompext_model_params_t *mp, int n,
 
 /* ---- a built plan --------------------------------------------------------- */
 
+void ompext_plan_offline(const ompext_model_params_t *params,
+                         ompext_config_t *cfg, ompext_machine_t *machine,
+                         FILE *warn, ompext_planner_t *out) {
+  ompext_config_parse(cfg, warn);
+  memset(machine, 0, sizeof(*machine));
+  machine->params = *params;
+  snprintf(machine->source, sizeof(machine->source), "%s", params->name);
+  *out = (ompext_planner_t){cfg, machine, 0, OMPEXT_MODEL_LIBOMP_BRANCH_BITS,
+                            OMPEXT_MODEL_LIBOMP_BRANCH_BITS};
+}
+
 /* The size class of a reduction of so many lines (reduce_choice.h): the
    largest c with 2^c lines at most that. */
 static int size_class(double lines) {
