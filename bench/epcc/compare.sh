@@ -750,6 +750,13 @@ $patterns_problems"
 $problems}"
     fi
 fi
+# BCAST rows: ompext_bcast against copyprivate and MPI_Bcast, interleaved
+# rounds of their own (bench/bcast/bcast_bench.sh, about 2 minutes).
+if [[ $mode != quick && -x $bin_dir/bcast_bench-clang ]]; then
+    BCAST_BIN_DIR=$bin_dir BCAST_EXT_LIB=$ext_lib BCAST_STOCK_LIB=$stock_lib \
+        "$script_dir/../bcast/bcast_bench.sh" "$results_dir/bcast.md" ||
+        say "compare.sh: bench/bcast/bcast_bench.sh failed; no bcast.md"
+fi
 extra_files=
 ((run_phases)) && extra_files=phases.csv,
 ((run_patterns)) && extra_files+=patterns.csv,

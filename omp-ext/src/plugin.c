@@ -172,6 +172,12 @@ static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
                           void *data, ompext_pairfn_t cpy, const void *site) {
   ompext_team_t *team = ctx;
   const ompext_topo_layout_t *layout = team->domains;
+  /* ompext_bcast, through the runtime's copyprivate (bcast_sized_abi.h). */
+  if (cpy == ompext_bcast_sized_copy) {
+    ompext_bcast_sized_run(team->sized, gtid, tid, data, layout,
+                           team->spin_polls, NULL);
+    return data;
+  }
   ompext_stat_add(OMPEXT_STAT_BROADCAST);
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_BROADCAST);
@@ -201,6 +207,12 @@ static ompext_topology_t *load_topology(void) {
 
 static ompext_ops_t ops;
 
+/* For libompext_bcast.so (bcast_sized_abi.h): whether the runtime took this
+   plugin's copyprivate broadcast, through which ompext_bcast reaches it. */
+OMPEXT_PUBLIC int ompext_bcast_sized_served(void) {
+  return ompext_svc != NULL && ops.bcast != NULL;
+}
+
 OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   if (runtime_abi != OMPEXT_ABI_VERSION)
     return NULL;
@@ -217,6 +229,7 @@ OMPEXT_PUBLIC const ompext_ops_t *ompext_get_ops(uint32_t runtime_abi) {
   planner.processors = available_processors();
   ompext_stats_begin(served.stats);
   ompext_atomic_lock_set_spin(config.spin_polls);
+  ompext_bcast_sized_configure(stderr);
   ops = (ompext_ops_t){
       .abi_version = OMPEXT_ABI_VERSION,
       .size = sizeof(ompext_ops_t),

@@ -202,9 +202,11 @@ ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
       (size_t)nproc * sizeof(int) + ompext_topology_layout_size(nproc));
   const size_t forkjoin_bytes =
       ompext_pad_bytes(ompext_forkjoin_table_size(nproc));
+  const size_t sized_bytes = ompext_pad_bytes(ompext_bcast_sized_size(nproc));
   void *raw;
   char *mem = alloc_lines(head + barrier_bytes + reduce_bytes + choice_bytes +
-                              bcast_bytes + topo_bytes + forkjoin_bytes,
+                              bcast_bytes + topo_bytes + forkjoin_bytes +
+                              sized_bytes,
                           &raw);
   if (!mem)
     return NULL; /* the runtime runs this team on stock paths */
@@ -244,6 +246,11 @@ ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
                               nproc);
   p += topo_bytes;
   ompext_forkjoin_table_init(&t->forkjoin, p, nproc);
+  p += forkjoin_bytes;
+  /* ompext_bcast's broadcast: the model's parameters, the team's size. */
+  t->sized = ompext_bcast_sized_init(
+      p, nproc, planner->machine ? &planner->machine->params : NULL,
+      ompext_bcast_sized_forced(), planner->cfg->verbose);
   compile_forkjoin_tree(t);
   ompext_stat_add(OMPEXT_STAT_TEAM_PREPARED);
   describe_once(planner, t);

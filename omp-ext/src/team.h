@@ -15,6 +15,7 @@
 
 #include "barrier_hier.h"
 #include "bcast.h"
+#include "bcast_sized.h"
 #include "forkjoin_tree.h"
 #include "pad.h"
 #include "plan.h"
@@ -69,6 +70,7 @@ typedef struct ompext_team {
   ompext_topo_layout_t layout;
   void *hier_allocation;     /* the domain barrier's own allocation */
   unsigned forkjoin_version; /* counts compile_forkjoin_tree calls */
+  ompext_bcast_sized_t *sized; /* ompext_bcast's state (bcast_sized.h) */
 } ompext_team_t;
 
 _Static_assert(offsetof(ompext_team_t, clocks) + sizeof(void *) <=

@@ -858,6 +858,13 @@ int main(int argc, char **argv) {
       ++printed;
     }
   }
+  if (op == OMPEXT_MODEL_OP_BCAST && !csv && printed) {
+    /* ompext_bcast's choice (omp-ext/src/bcast/bcast_sized_choice.c), as
+       OMPEXT_VERBOSE=1 prints it at run time. */
+    extern void ompext_bcast_sized_print(FILE *, const ompext_model_params_t *,
+                                         int, int, long);
+    ompext_bcast_sized_print(stdout, &params, lo, hi, bytes);
+  }
   if (fflush(stdout) != 0 || ferror(stdout)) {
     fprintf(stderr, "%s: write error on standard output\n", progname);
     rc = 1;
