@@ -155,12 +155,13 @@ static void build_topology(const ompext_planner_t *planner, ompext_team_t *t) {
   if (t->plan.served.verbose && first_time(topology_seen, t->nproc))
     fprintf(stderr,
             "omp-ext: team of %d: %d %s domains, %s with one leader per "
-            "domain\n",
+            "domain (fork/join tree(k=%d) in each)\n",
             t->nproc, t->layout.ndomains,
             ompext_topology_domain_kind(t->topology),
             t->plan.oversubscribed
                 ? "fork/join flat (oversubscribed), reduction and broadcast"
-                : "fork/join, reduction and broadcast");
+                : "fork/join, reduction and broadcast",
+            t->plan.forkjoin_fanout);
   build_hier_barrier(planner, t);
 }
 

@@ -92,8 +92,11 @@ static void check_bounds(const char *set, int n, const ompext_plan_t *p) {
 static void check_fits(const ompext_config_t *cfg,
                        const ompext_machine_t *machine, const char *set, int n,
                        const ompext_plan_t *p) {
-  /* Fork/join: the heap or the k-nomial tree of least predicted min, so
-     no dearer than the heap of the barrier's k nor than stock's own. */
+  if (p->forkjoin_fanout != p->barrier.tree_k)
+    tu_fail("%s n=%d: fork/join fan-out %d, tree k %d", set, n,
+            p->forkjoin_fanout, p->barrier.tree_k);
+  /* Fork/join runs that heap or a k-nomial tree, whichever is cheaper: no
+     dearer than the heap nor than stock's own. */
   if (machine) {
     const ompext_model_params_t *mp = &machine->params;
     const double mine =

@@ -643,12 +643,6 @@ static void plan_bcast(const ompext_planner_t *planner,
 
 /* ---- the rule: never predicted slower than the runtime's own ----------- */
 
-static ompext_model_cost_t forkjoin_heap_price(const ompext_model_params_t *mp,
-                                               int nproc, int k, double lines) {
-  (void)lines;
-  return ompext_model_forkjoin_tree(mp, nproc, k);
-}
-
 /* tid 0 of a k-nomial tree has radix - 1 children per level: a radix whose
    tid 0 would have more than the fan-in bound (the runtime's cap on a
    node's children) is no candidate. */
@@ -686,20 +680,21 @@ static void rule_barrier(const ompext_planner_t *planner, int nproc,
   out->barrier.alg = OMPEXT_BARRIER_STOCK;
 }
 
-/* Fork/join: the heap or the k-nomial tree, each of its best k. */
+/* Fork/join: the heap of the tree barrier's k (the tree inside each domain
+   of a laid-out team too, as hier.c prices it), or a flat team's k-nomial
+   tree of the radix of least predicted min where that is cheaper. */
 static void rule_forkjoin(const ompext_planner_t *planner, int nproc,
                           ompext_plan_t *out) {
   const ompext_model_params_t *mp = &planner->machine->params;
   if (planner->cfg->forkjoin_fanout)
     return;
   const int hi = clamp(nproc, 2, OMPEXT_MAX_FANIN);
-  const int k = least_min(1, hi, mp, nproc, 0, forkjoin_heap_price);
   const int r = least_min(2, hi, mp, nproc, 0, forkjoin_knomial_price);
-  out->forkjoin_fanout = k;
-  out->forkjoin_radix = forkjoin_knomial_price(mp, nproc, r, 0).min <
-                                ompext_model_forkjoin_tree(mp, nproc, k).min
-                            ? r
-                            : 0;
+  out->forkjoin_radix =
+      forkjoin_knomial_price(mp, nproc, r, 0).min <
+              ompext_model_forkjoin_tree(mp, nproc, out->forkjoin_fanout).min
+          ? r
+          : 0;
 }
 
 void ompext_plan_build(const ompext_planner_t *planner, int nproc,
