@@ -32,6 +32,8 @@ packages=(
   libopenmpi-dev   # mpicc and MPI's headers
   gfortran         # Fortran programs on libgomp's entry points (tests/fortran)
   flang-19         # LLVM's Fortran compiler, on libomp's entry points
+  qemu-system-x86  # guests of many vCPUs in several packages (tests/vm)
+  busybox-static   # the guests' initramfs (tests/vm/guest-image.sh)
 )
 
 check_only=0
