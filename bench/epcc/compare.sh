@@ -628,10 +628,10 @@ problems=$(awk -F, 'NR > 1 && $4 != "ok" {
     fi
     echo "## Measured against predicted"
     echo
-    echo "The cost model's ext/stock for each construct it prices, from this run's"
-    echo "calibration (\`ompext-model --params calibration.txt --op OP --threads N"
-    echo "--compare stock\`; a region with a reduction is its fork/join plus its"
-    echo "reduction), beside the measured per-round ratio. The band runs from min/min"
+    echo "The cost model's ext/stock for each construct it prices: what the plugin's"
+    echo "plan runs, from this run's calibration (\`ompext-model --params"
+    echo "calibration.txt --plan --op OP --threads N\`; a region with a reduction is its"
+    echo "fork/join plus its reduction), beside the measured per-round ratio. The band runs from min/min"
     echo "to max/max; \"inside\" means the middle half of the rounds' ratios overlaps"
     echo "it. Every value is in \`predicted.csv\`; docs/scaling.md says where the model"
     echo "and this machine are known to disagree."
