@@ -71,8 +71,17 @@ done
 } >"$ctl/job.sh"
 : >"$ctl/mounts"
 : >"$ctl/tmp-binds"
-# The working directory under /tmp stays visible over the guest's fresh /tmp.
-case $PWD in /tmp/?*) echo "$PWD" >>"$ctl/tmp-binds" ;; esac
+# What the job names under /tmp (its working directory, its arguments: a
+# checkout or a build there) stays visible, read-only, over the guest's
+# fresh /tmp: the whole top-level directory of each.
+for path in "$PWD" "$@"; do
+  case $path in /tmp/?*) ;; *) continue ;; esac
+  rest=${path#/tmp/}
+  top=/tmp/${rest%%/*}
+  if [ -d "$top" ] && ! grep -qxF -- "$top" "$ctl/tmp-binds"; then
+    echo "$top" >>"$ctl/tmp-binds"
+  fi
+done
 shares=()
 for i in "${!rws[@]}"; do
   echo "rw$i ${rws[$i]}" >>"$ctl/mounts"
