@@ -130,21 +130,16 @@ typedef struct model_pick {
   double close_extra_ns; /* rooted close's cost over the dissemination's */
 } model_pick_t;
 
-static int model_best_lines(const ompext_machine_t *machine,
-                            ompext_model_alg_t alg, int nproc, long lines,
-                            ompext_model_choice_t *out) {
+/* The optimizer's best configuration of a barrier within the plugin's
+   bounds. */
+static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
+                      int nproc, ompext_model_choice_t *out) {
   ompext_model_options_t opts;
   ompext_model_options_default(&opts);
   opts.max_m = OMPEXT_MAX_M; /* the plugin's bounds */
   opts.max_k = OMPEXT_MAX_FANIN;
   opts.max_depth = OMPEXT_MAX_LEVELS;
-  return ompext_model_best_config(&machine->params, &opts, alg, nproc, lines,
-                                  out);
-}
-
-static int model_best(const ompext_machine_t *machine, ompext_model_alg_t alg,
-                      int nproc, ompext_model_choice_t *out) {
-  return model_best_lines(machine, alg, nproc, 1, out);
+  return ompext_model_best_config(&machine->params, &opts, alg, nproc, 1, out);
 }
 
 static void model_choose_barrier(const ompext_machine_t *machine, int nproc,
