@@ -1,14 +1,12 @@
 #!/usr/bin/env bash
 # Projected scaling of omp-ext against the stock runtime (and libgomp), from
 # the cost model alone: regenerates the tables of docs/scaling.md (between
-# its "generated" markers) and the PNG plots in docs/scaling/.  A set on one
-# package shows the plugin's own plan (ompext-model --plan: plan.c, what
-# the plugin runs); a set with a topology shows the hierarchical plan as
-# hier.c prices it (--compare), which the plan's rule does not cover yet.
-# With CSV_DIR=DIR it also keeps every team size's CSV there.  A set with a
+# its "generated" markers) and the PNG plots in docs/scaling/.  Every set
+# shows the plugin's own plan (ompext-model --plan: plan.c, and for a team
+# spanning packages plan_layout.c, what the plugin runs).  With
+# CSV_DIR=DIR it also keeps every team size's CSV there.  A set with a
 # topology (after '|', OMPEXT_TOPOLOGY's spelling) is priced on it, up to
-# its cores, for the ops the model prices there; OMPEXT_TOPOLOGY itself is
-# ignored.
+# its cores; OMPEXT_TOPOLOGY itself is ignored.
 #
 #   bench/model/scaling.sh [ompext-model]
 #
@@ -94,19 +92,9 @@ for set in "${sets[@]}"; do
     [[ -n $bytes ]] && extra=(--bytes "$bytes")
     [[ -n $topo ]] && extra+=(--topology "$topo")
     base="$csv/$name-$tag" png="$out/$name-$tag.png"
-    if [[ -n $topo ]]; then
-      "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
-        --compare stock --format csv --plot "$work/plot.png" >"$base-stock.csv"
-      # The same script, drawn at 720x450 with the plain png terminal (a
-      # palette image, a third of the size) into the document's directory.
-      sed -E -e 's/pngcairo size 1000,650/png size 720,450/' -e 's/size 1000,650/size 720,450/' \
-          -e 's/^(set title .*)$/\1 font ",10"/' \
-          -e "s|^set output .*|set output '$png'|" "$work/plot.gp" >"$work/small.gp"
-    else
-      "$model" --params "$params" --plan --op "$op" --threads "$range" "${extra[@]}" \
-        --format csv >"$base-stock.csv"
-      plan_plot "$base-stock.csv" "$png" "$name: $title" >"$work/small.gp"
-    fi
+    "$model" --params "$params" --plan --op "$op" --threads "$range" "${extra[@]}" \
+      --format csv >"$base-stock.csv"
+    plan_plot "$base-stock.csv" "$png" "$name: $title" >"$work/small.gp"
     gnuplot "$work/small.gp"
     "$model" --params "$params" --op "$op" --threads "$range" "${extra[@]}" \
       --compare libgomp --format csv >"$base-libgomp.csv"
@@ -120,7 +108,7 @@ for set in "${sets[@]}"; do
       awk -F, -v shown="$rows" '
         BEGIN { split(shown, s, " "); for (i in s) keep[s[i]] = 1 }
         keep[$1] {
-          # ext against libgomp: the plan (or hier.c) over libgomp'"'"'s cost
+          # ext against libgomp: the plan over libgomp'"'"'s cost
           printf "| %d | %s %s | %.0f | %.0f | %s | %.0f | %.0f | %.2f | %.2f | %.2f | %.2f |\n",
             $1, (index($4, $3) == 1 ? "" : $3), ($4 == "-" ? "" : $4), $5, $6, $7, $8, $9, $10, $11, $5 / $18, $6 / $19
         }' >>"$tables"

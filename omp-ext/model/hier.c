@@ -53,13 +53,6 @@ static span_t span_of(const ompext_model_topology_t *t, int n) {
   return s;
 }
 
-/* The parameters of a step among leaders: every line crosses packages. */
-static ompext_model_params_t across_packages(const ompext_model_params_t *p) {
-  ompext_model_params_t x = *p;
-  x.r_r = p->r_x;
-  return x;
-}
-
 static int clamp(int v, int lo, int hi) {
   return v < lo ? lo : v > hi ? hi : v;
 }
@@ -76,22 +69,41 @@ static int tree_k(const ompext_model_params_t *p,
 
 /* ---- barrier -------------------------------------------------------------- */
 
+ompext_model_cost_t ompext_model_hier_barrier(const ompext_model_params_t *p,
+                                              const ompext_model_topology_t *t,
+                                              int n, int inside_k,
+                                              int leaders_m) {
+  if (n < 2 || !t || inside_k < 2 || leaders_m < 1)
+    return INVALID_COST;
+  const span_t s = span_of(t, n);
+  const ompext_model_params_t x = ompext_model_params_across(p);
+  ompext_model_cost_t c = ompext_model_barrier_dissemination(
+      &x, s.packages, leaders_m, OMPEXT_MODEL_ROUNDS_ALGORITHM);
+  if (s.largest >= 2)
+    c = add(ompext_model_barrier_tree(p, s.largest, inside_k), c);
+  return c;
+}
+
 static int hier_barrier(const ompext_model_params_t *p,
-                        const ompext_model_options_t *o, span_t s,
+                        const ompext_model_options_t *o,
+                        const ompext_model_topology_t *t, span_t s, int n,
                         ompext_model_plan_cost_t *out) {
   ompext_model_choice_t leaders;
   if (ompext_model_best_config(p, o, OMPEXT_MODEL_DISSEMINATION, s.packages,
                                1, &leaders) != 0)
     return -1;
-  const ompext_model_params_t x = across_packages(p);
-  ompext_model_cost_t c = ompext_model_barrier_dissemination(
-      &x, s.packages, leaders.m, o->rounds);
   const int k = tree_k(p, o, s.largest);
-  if (s.largest >= 2)
-    c = add(ompext_model_barrier_tree(p, s.largest, k), c);
-  out->cost = c;
+  if (o->rounds == OMPEXT_MODEL_ROUNDS_ALGORITHM)
+    out->cost = ompext_model_hier_barrier(p, t, n, k, leaders.m);
+  else {
+    const ompext_model_params_t x = ompext_model_params_across(p);
+    out->cost = ompext_model_barrier_dissemination(&x, s.packages, leaders.m,
+                                                   o->rounds);
+    if (s.largest >= 2)
+      out->cost = add(ompext_model_barrier_tree(p, s.largest, k), out->cost);
+  }
   snprintf(out->config, sizeof(out->config), "k=%d m=%d", k, leaders.m);
-  return 0;
+  return isnan(out->cost.min) ? -1 : 0;
 }
 
 /* ---- reduce --------------------------------------------------------------- */
@@ -125,32 +137,43 @@ static void format_levels(char *buf, size_t cap, const int *k, int levels) {
     snprintf(buf + used, cap - used, "-");
 }
 
-/* The plugin's tree (plan.c: the model's tree for the team, each level of
-   k children a group of k + 1, leaves first) inside each package, then
-   among the leaders: Eq. 4.13 per level, the leaders' levels at R_X, tid
-   0's fold once. */
+/* The plugin's tree (reduce_tree.c: fan-ins leaves first, each level of
+   f - 1 children a group of f) inside each package, then among the
+   leaders: Eq. 4.13 per level, the leaders' levels at R_X, tid 0's fold
+   once. */
 static ompext_model_cost_t hier_reduce_tree(const ompext_model_params_t *p,
-                                            const ompext_model_choice_t *tree,
+                                            const int *leaves_first, int given,
                                             span_t s, double lines,
                                             char *config, size_t cap) {
   int fanin[OMPEXT_MODEL_MAX_LEVELS], in[OMPEXT_MODEL_MAX_LEVELS],
       out[OMPEXT_MODEL_MAX_LEVELS];
-  for (int l = 0; l < tree->depth; ++l)
-    fanin[l] = clamp(tree->fanout[tree->depth - 1 - l] + 1, 2,
-                     PLUGIN_MAX_FANIN);
-  const int d_in = leader_levels(s.largest, fanin, tree->depth, in);
-  const int d_out = leader_levels(s.packages, fanin, tree->depth, out);
-  const ompext_model_params_t x = across_packages(p);
+  if (given > OMPEXT_MODEL_MAX_LEVELS)
+    given = OMPEXT_MODEL_MAX_LEVELS;
+  for (int l = 0; l < given; ++l)
+    fanin[l] = clamp(leaves_first[l], 2, PLUGIN_MAX_FANIN);
+  const int d_in = leader_levels(s.largest, fanin, given, in);
+  const int d_out = leader_levels(s.packages, fanin, given, out);
+  const ompext_model_params_t x = ompext_model_params_across(p);
   const ompext_model_cost_t inside =
       ompext_model_reduce_tree_lines(p, d_in, in, lines);
   const ompext_model_cost_t leaders =
       ompext_model_reduce_tree_lines(&x, d_out, out, lines);
   const double fold = x.r_r + x.o * (lines - 1); /* counted inside */
-  char a[48], b[48];
-  format_levels(a, sizeof(a), in, d_in);
-  format_levels(b, sizeof(b), out, d_out);
-  snprintf(config, cap, "%s leaders %s", a, b);
+  if (config) {
+    char a[48], b[48];
+    format_levels(a, sizeof(a), in, d_in);
+    format_levels(b, sizeof(b), out, d_out);
+    snprintf(config, cap, "%s leaders %s", a, b);
+  }
   return cost(inside.min + leaders.min - fold, inside.max + leaders.max - fold);
+}
+
+ompext_model_cost_t ompext_model_hier_reduce_tree(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    const int *fanin, int given, double lines) {
+  if (n < 2 || !t || !fanin || given < 1 || lines < 1)
+    return INVALID_COST;
+  return hier_reduce_tree(p, fanin, given, span_of(t, n), lines, NULL, 0);
 }
 
 /* plan.c's choice by size (plan_reduce_sizes): the flat best cases of the
@@ -174,7 +197,10 @@ static int hier_reduce(const ompext_model_params_t *p,
     snprintf(out->algorithm, sizeof(out->algorithm), "atomic");
     out->cost = ompext_model_placed_reduce_line(p, t, n, lines, 0);
   } else {
-    out->cost = hier_reduce_tree(p, &tree, s, lines, out->config,
+    int fanin[OMPEXT_MODEL_MAX_LEVELS];
+    for (int l = 0; l < tree.depth; ++l)
+      fanin[l] = tree.fanout[tree.depth - 1 - l] + 1;
+    out->cost = hier_reduce_tree(p, fanin, tree.depth, s, lines, out->config,
                                  sizeof(out->config));
     return 0;
   }
@@ -212,18 +238,28 @@ static int two_level_kids(const placed_tree_t *tree, int tid, int level,
   return c;
 }
 
+ompext_model_cost_t ompext_model_hier_fork_join(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    int k_in) {
+  if (n < 2 || !t || k_in < 1)
+    return INVALID_COST;
+  const span_t s = span_of(t, n);
+  two_level_t shape;
+  shape.k_in = clamp(k_in, 1, PLUGIN_MAX_FANIN - 1);
+  shape.k_out = clamp(s.packages - 1, 1, PLUGIN_MAX_FANIN - shape.k_in);
+  const placed_tree_t tree = {n, 1, two_level_kids, &shape, t};
+  return add(ompext_model_placed_release(p, &tree),
+             ompext_model_placed_gather(p, &tree, 0));
+}
+
 static int hier_fork_join(const ompext_model_params_t *p,
                           const ompext_model_options_t *o,
                           const ompext_model_topology_t *t, int n, span_t s,
                           ompext_model_plan_cost_t *out) {
-  two_level_t shape;
-  shape.k_in = clamp(tree_k(p, o, n), 1, PLUGIN_MAX_FANIN - 1);
-  shape.k_out = clamp(s.packages - 1, 1, PLUGIN_MAX_FANIN - shape.k_in);
-  const placed_tree_t tree = {n, 1, two_level_kids, &shape, t};
-  out->cost = add(ompext_model_placed_release(p, &tree),
-                  ompext_model_placed_gather(p, &tree, 0));
-  snprintf(out->config, sizeof(out->config), "k=%d leaders k=%d", shape.k_in,
-           shape.k_out);
+  const int k_in = clamp(tree_k(p, o, n), 1, PLUGIN_MAX_FANIN - 1);
+  out->cost = ompext_model_hier_fork_join(p, t, n, k_in);
+  snprintf(out->config, sizeof(out->config), "k=%d leaders k=%d", k_in,
+           clamp(s.packages - 1, 1, PLUGIN_MAX_FANIN - k_in));
   return isnan(out->cost.min) ? -1 : 0;
 }
 
@@ -245,7 +281,7 @@ static int heap_levels(int size, int k, int *out) {
    too (T_C + R_X - R_R, as baseline.c's copyprivate_of and libgomp's
    release take it); the slopes c and o are kept (topology.c). */
 static ompext_model_params_t copies_across(const ompext_model_params_t *p) {
-  ompext_model_params_t x = across_packages(p);
+  ompext_model_params_t x = ompext_model_params_across(p);
   x.b = p->b + p->r_x - p->r_r;
   return x;
 }
@@ -271,9 +307,11 @@ static ompext_model_params_t copies_across(const ompext_model_params_t *p) {
    The close: bcast_tree.c's root asks for the rooted close under
    OMPEXT_BCAST_CLOSE=auto only in a flat layout (root_decides), so a team
    spanning packages closes with its barrier, hier_barrier. */
-static ompext_model_cost_t placed_bcast(const ompext_model_params_t *p,
-                                        const ompext_model_topology_t *t,
-                                        int n, int k, double lines) {
+ompext_model_cost_t ompext_model_hier_bcast(const ompext_model_params_t *p,
+                                            const ompext_model_topology_t *t,
+                                            int n, int k, double lines) {
+  if (n < 2 || !t || k < 1 || lines < 1)
+    return INVALID_COST;
   const ompext_model_params_t x = copies_across(p);
   const int packages = (n + t->cores - 1) / t->cores;
   ompext_model_cost_t longest = cost(0, 0);
@@ -316,9 +354,9 @@ static int hier_copyprivate(const ompext_model_params_t *p,
           ? tree.fanout[0]
           : n - 1;
   ompext_model_plan_cost_t close;
-  if (hier_barrier(p, o, s, &close) != 0)
+  if (hier_barrier(p, o, t, s, n, &close) != 0)
     return -1;
-  out->cost = add(placed_bcast(p, t, n, k, lines), close.cost);
+  out->cost = add(ompext_model_hier_bcast(p, t, n, k, lines), close.cost);
   snprintf(out->config, sizeof(out->config), "k=%d then barrier %s", k,
            close.config);
   return isnan(out->cost.min) ? -1 : 0;
@@ -348,7 +386,7 @@ int ompext_model_ext_placed(const ompext_model_params_t *p,
   snprintf(out->algorithm, sizeof(out->algorithm), "hier");
   switch (op) {
   case OMPEXT_MODEL_OP_BARRIER:
-    return hier_barrier(p, o, s, out);
+    return hier_barrier(p, o, t, s, n, out);
   case OMPEXT_MODEL_OP_REDUCE:
     return hier_reduce(p, o, t, n, s, lines < 1 ? 1.0 : (double)lines, out);
   case OMPEXT_MODEL_OP_FORK_JOIN:

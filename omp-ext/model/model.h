@@ -524,6 +524,56 @@ int ompext_model_ext_placed(const ompext_model_params_t *p,
                             ompext_model_op_t op, int n, long lines,
                             ompext_model_plan_cost_t *out);
 
+/* The plugin's collectives on a topology, each with the parameters a plan
+   gives it, for a team spanning packages (the plan weighs them against
+   each other and against ompext_model_baseline_cost_placed).  {NaN, NaN}
+   for an invalid argument.
+   One leader per package (hier.c): the barrier (a combining tree of
+   inside_k in each package, the leaders' dissemination of leaders_m), the
+   reduction tree (fan-ins leaves first, inside then among the leaders),
+   fork/join (the heap of k_in in each package, the leaders under tid 0)
+   and the broadcast of a copyprivate (fan-out k, without its close). */
+ompext_model_cost_t ompext_model_hier_barrier(const ompext_model_params_t *p,
+                                              const ompext_model_topology_t *t,
+                                              int n, int inside_k,
+                                              int leaders_m);
+ompext_model_cost_t ompext_model_hier_reduce_tree(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    const int *fanin, int given, double lines);
+ompext_model_cost_t ompext_model_hier_fork_join(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    int k_in);
+ompext_model_cost_t ompext_model_hier_bcast(const ompext_model_params_t *p,
+                                            const ompext_model_topology_t *t,
+                                            int n, int k, double lines);
+/* The flat shapes over the same team (placed_flat.c): fork/join on the
+   radix-r k-nomial tree or the heap of k, the reduction as reduce_tree.c
+   gathers it flat, through one shared line (atomics, lock 0, or the lock,
+   lock 1), and the dissemination barrier of m. */
+ompext_model_cost_t ompext_model_placed_forkjoin_knomial(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    int radix);
+ompext_model_cost_t ompext_model_placed_forkjoin_heap(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    int k);
+ompext_model_cost_t ompext_model_placed_reduce_gathered(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    const int *fanin, int given, double lines);
+/* The release alone down the heap of k from tid 0: a broadcast's signals. */
+ompext_model_cost_t ompext_model_placed_release_heap(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    int k);
+ompext_model_cost_t ompext_model_placed_reduce_shared(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    double lines, int lock);
+ompext_model_cost_t ompext_model_placed_dissemination(
+    const ompext_model_params_t *p, const ompext_model_topology_t *t, int n,
+    int m);
+/* The parameters of a step whose every transfer crosses packages: R_R
+   taken as R_X. */
+ompext_model_params_t ompext_model_params_across(
+    const ompext_model_params_t *p);
+
 #ifdef __cplusplus
 }
 #endif

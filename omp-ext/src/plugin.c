@@ -130,7 +130,7 @@ static void plugin_plain_barrier_found_tasks(void *ctx, int gtid, int tid) {
 static void plugin_reduce_gather(void *ctx, int gtid, int tid, void *data,
                                  ompext_pairfn_t reduce) {
   ompext_team_t *team = ctx;
-  const ompext_topo_layout_t *layout = team->domains;
+  const ompext_topo_layout_t *layout = team->reduce_layout;
   ompext_stat_add(OMPEXT_STAT_REDUCTION);
   if (layout)
     ompext_stat_add(OMPEXT_STAT_DOMAIN_REDUCTION);
@@ -171,7 +171,7 @@ static int plugin_tree(void *ctx, int tid, int self, int *parent, int *children,
 static void *plugin_bcast(void *ctx, int gtid, int tid, int is_root,
                           void *data, ompext_pairfn_t cpy, const void *site) {
   ompext_team_t *team = ctx;
-  const ompext_topo_layout_t *layout = team->domains;
+  const ompext_topo_layout_t *layout = team->bcast_layout;
   /* ompext_bcast, through the runtime's copyprivate (bcast_sized_abi.h). */
   if (cpy == ompext_bcast_sized_copy) {
     ompext_bcast_sized_run(team->sized, gtid, tid, data, layout,

@@ -9,6 +9,7 @@
 
 #include <stdatomic.h>
 #include <stdio.h>
+#include <string.h>
 
 #define VERBOSE_SIZES 4096
 typedef _Atomic unsigned long seen_sizes_t[VERBOSE_SIZES / (8 * sizeof(long))];
@@ -61,7 +62,8 @@ static int computed_tree(const void *arg, int tid, int *parent, int *children,
      fork/join tree, its fewest steps: a leader relaying the release waits
      for the scheduler to run it (4 threads on 2 CPUs of 2 L3 domains: an
      empty region 1.5 times stock's time on the two-level tree, 0.97 flat). */
-  if (team->domains && !team->plan.oversubscribed) {
+  if (team->domains && !team->plan.oversubscribed &&
+      team->plan.on_domains[OMPEXT_MODEL_OP_FORK_JOIN]) {
     /* A leader has up to k_in + k_out children and all must fit in cap,
        or the ones left out would never be released. */
     int k_in = team->plan.forkjoin_fanout;
@@ -92,13 +94,19 @@ static void compile_forkjoin_tree(ompext_team_t *t) {
 
 /* The barrier with one leader per domain, for a team laid out over several
    (when its plan has one: plan.c). */
-static void build_hier_barrier(const ompext_planner_t *planner,
-                               ompext_team_t *t) {
-  const ompext_topo_layout_t *l = &t->layout;
-  int largest = 0;
+/* The threads of the fullest domain of a layout. */
+static int largest_domain(const ompext_topo_layout_t *l) {
+  int largest = 1;
   for (int d = 0; d < l->ndomains; ++d)
     if (l->dstart[d + 1] - l->dstart[d] > largest)
       largest = l->dstart[d + 1] - l->dstart[d];
+  return largest;
+}
+
+static void build_hier_barrier(const ompext_planner_t *planner,
+                               ompext_team_t *t) {
+  const ompext_topo_layout_t *l = &t->layout;
+  const int largest = largest_domain(l);
   ompext_domain_plan_t domains;
   if (ompext_plan_domains(planner, &t->plan, largest, l->ndomains, &domains) !=
       0)
@@ -115,6 +123,39 @@ static void build_hier_barrier(const ompext_planner_t *planner,
                                  sizeof(line));
     fprintf(stderr, "%s\n", line);
   }
+}
+
+/* The layout as the model sees it: its domains, each of at most the
+   largest domain's threads, filled in tid order. */
+static void model_topology(const ompext_team_t *t,
+                           ompext_model_topology_t *out) {
+  memset(out, 0, sizeof(*out));
+  out->packages = t->layout.ndomains;
+  out->cores = largest_domain(&t->layout);
+  out->pus = 1;
+  snprintf(out->kind, sizeof(out->kind), "%s",
+           ompext_topology_domain_kind(t->topology));
+}
+
+/* Primary only, workers parked: a team over several domains takes each
+   collective on the domains, flat or (the barrier) the runtime's, as the
+   plan decides on the layout (plan.h ompext_plan_lay_out); the plan's
+   flat parameters follow into the collectives' state. */
+static void lay_out(const ompext_planner_t *planner, ompext_team_t *t) {
+  ompext_model_topology_t topo;
+  model_topology(t, &topo);
+  t->domains = &t->layout;
+  if (ompext_plan_lay_out(planner, &t->plan, &topo)) {
+    ompext_reduce_tree_set_fanin(t->reduce, t->plan.reduce_fanin,
+                                 t->plan.reduce_levels);
+    ompext_bcast_follow(t->bcast, &t->plan.bcast);
+    if (t->plan.barrier.alg == OMPEXT_BARRIER_STOCK)
+      t->barrier_alg = OMPEXT_BARRIER_STOCK; /* handed back */
+  }
+  t->reduce_layout =
+      t->plan.on_domains[OMPEXT_MODEL_OP_REDUCE] ? &t->layout : NULL;
+  t->bcast_layout =
+      t->plan.on_domains[OMPEXT_MODEL_OP_COPYPRIVATE] ? &t->layout : NULL;
 }
 
 /* Primary only, workers parked: once every thread's PU is known, lay the
@@ -140,7 +181,7 @@ static void build_topology(const ompext_planner_t *planner, ompext_team_t *t) {
      copyprivate of 4 KiB 0.385 against 0.338). */
   const int one_per_domain = t->layout.ndomains == t->nproc;
   if (t->layout.ndomains > 1 && !one_per_domain)
-    t->domains = &t->layout;
+    lay_out(planner, t);
   compile_forkjoin_tree(t);
   if (!t->domains) {
     if (one_per_domain && t->nproc > 1 && t->plan.served.verbose &&
@@ -152,17 +193,15 @@ static void build_topology(const ompext_planner_t *planner, ompext_team_t *t) {
               ompext_topology_domain_kind(t->topology));
     return;
   }
-  if (t->plan.served.verbose && first_time(topology_seen, t->nproc))
-    fprintf(stderr,
-            "omp-ext: team of %d: %d %s domains, %s with one leader per "
-            "domain (fork/join tree(k=%d) in each)\n",
-            t->nproc, t->layout.ndomains,
-            ompext_topology_domain_kind(t->topology),
-            t->plan.oversubscribed
-                ? "fork/join flat (oversubscribed), reduction and broadcast"
-                : "fork/join, reduction and broadcast",
-            t->plan.forkjoin_fanout);
-  build_hier_barrier(planner, t);
+  if (t->plan.served.verbose && first_time(topology_seen, t->nproc)) {
+    char line[512];
+    ompext_plan_describe_layout(&t->plan, line, sizeof(line));
+    fprintf(stderr, "omp-ext: team of %d: %d %s domains: %s\n", t->nproc,
+            t->layout.ndomains, ompext_topology_domain_kind(t->topology),
+            line);
+  }
+  if (t->plan.on_domains[OMPEXT_MODEL_OP_BARRIER])
+    build_hier_barrier(planner, t);
 }
 
 int ompext_team_forkjoin_tree_computed(ompext_team_t *team, int tid, int self,
@@ -239,7 +278,7 @@ ompext_team_t *ompext_team_rebuild(const ompext_planner_t *planner,
   t->topology = ompext_plan_lays_out_domains(&plan) ? topology : NULL;
   t->hier = NULL;
   t->hier_allocation = NULL;
-  t->domains = NULL;
+  t->domains = t->reduce_layout = t->bcast_layout = NULL;
   t->pu_of_tid = (int *)p;
   for (int tid = 0; tid < nproc; ++tid)
     t->pu_of_tid[tid] = -2;

@@ -51,8 +51,11 @@ typedef struct ompext_team {
   ompext_reduce_choice_t *reduce_choice;
   ompext_reduce_tree_t *reduce;
   ompext_bcast_t *bcast;
-  const ompext_topo_layout_t *domains; /* the layout the reduction and
-                                          broadcast follow; NULL: flat */
+  const ompext_topo_layout_t *domains; /* the team's layout over several
+                                          domains; NULL: flat */
+  /* The layout the reduction and the broadcasts follow (the plan's
+     on_domains); NULL: flat. */
+  const ompext_topo_layout_t *reduce_layout, *bcast_layout;
   ompext_forkjoin_table_t forkjoin;    /* compiled whenever the tree changes */
 
   /* ---- cold: written by the primary at forks, read to build ---- */

@@ -55,7 +55,7 @@ static void print_price(int csv, int has_op, int n, ompext_model_op_t op,
 
 int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
                             ompext_model_op_t op, int lo, int hi, long bytes,
-                            int csv) {
+                            int csv, const ompext_model_topology_t *topology) {
   ompext_config_t cfg;
   ompext_machine_t machine;
   ompext_planner_t planner;
@@ -69,14 +69,27 @@ int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
     printf("threads,op,algorithm,parameters,min_ns,max_ns,baseline,"
            "baseline_min_ns,baseline_max_ns,ratio_min,ratio_max\n");
   else
-    printf("# the plugin's plan (plan.c) with parameters %s, priced against "
-           "stock (ratio = ext / stock)\n%7s  %-11s  %8s  %-48s  %9s  %9s  "
-           "%9s  %9s  %9s  %9s\n",
-           params->name, "threads", "op", "bytes", "ext runs", "min_ns",
+    printf("# the plugin's plan (plan.c) with parameters %s%s, priced "
+           "against stock (ratio = ext / stock)\n%7s  %-11s  %8s  %-48s  %9s  "
+           "%9s  %9s  %9s  %9s  %9s\n",
+           params->name,
+           topology ? ", teams spanning domains laid out (plan_layout.c)" : "",
+           "threads", "op", "bytes", "ext runs", "min_ns",
            "max_ns", "stock_min", "stock_max", "ratio_min", "ratio_max");
   for (int n = lo; n <= hi; ++n) {
     ompext_plan_t plan;
     ompext_plan_build(&planner, n, 0, &plan);
+    /* A team spanning the topology's domains, laid out as team.c does,
+       and the line the plugin prints for it under OMPEXT_VERBOSE. */
+    if (ompext_model_topology_spans(topology, n)) {
+      ompext_plan_lay_out(&planner, &plan, topology);
+      char line[512];
+      ompext_plan_describe_layout(&plan, line, sizeof(line));
+      if (!csv)
+        printf("# team of %d: %d %s domains: %s\n", n,
+               (n + topology->cores - 1) / topology->cores, topology->kind,
+               line);
+    }
     for (size_t o = 0; o < sizeof(plan_ops) / sizeof(plan_ops[0]); ++o) {
       const ompext_model_op_t this_op = plan_ops[o];
       if (has_op && this_op != op)
@@ -91,7 +104,8 @@ int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
         if (lines < 1)
           lines = 1;
         ompext_plan_price_t pr;
-        if (ompext_plan_price(&planner, &plan, this_op, lines, &pr) != 0) {
+        if (ompext_plan_price_on(&planner, &plan, topology, this_op, lines,
+                                 &pr) != 0) {
           fprintf(stderr, "ompext-model: no price for %s at %d threads\n",
                   ompext_model_op_names[this_op], n);
           return 1;

@@ -8,6 +8,6 @@
    or op alone at `bytes`.  Returns the tool's exit status. */
 int ompext_model_print_plan(const ompext_model_params_t *params, int has_op,
                             ompext_model_op_t op, int lo, int hi, long bytes,
-                            int csv);
+                            int csv, const ompext_model_topology_t *topology);
 
 #endif

@@ -53,6 +53,7 @@ static void usage(FILE *f) {
 "--print-params\n"
 "       ompext-model [--params NAME|FILE] [--set NAME=VALUE ...] --plan\n"
 "                    [--threads A-B] [--op OP [--bytes N]] [--format csv]\n"
+"                    [--topology DESCRIPTION]\n"
 "       ompext-model --list-params | --help\n"
 "\n"
 "Predicts the cost (ns) of omp-ext's collectives with the min-max model of\n"
@@ -100,7 +101,12 @@ static void usage(FILE *f) {
 "                      machine, each collective priced against stock; a\n"
 "                      collective the plan hands back to the runtime is\n"
 "                      marked (default teams 2-64; every collective at 8 B,\n"
-"                      4 KiB and 64 KiB, or --op at --bytes)\n"
+"                      4 KiB and 64 KiB, or --op at --bytes); with\n"
+"                      --topology a team spanning its domains is laid out\n"
+"                      as the plugin lays it out (each collective on the\n"
+"                      leaders, flat or the runtime's), priced there, and\n"
+"                      the plugin's OMPEXT_VERBOSE line for it is printed\n"
+"                      (\"# team of N: ...\")\n"
 "  --compare BASELINE  also price the baseline runtime per team size, and\n"
 "                      the ratios ext/baseline (min/min, max/max): stock\n"
 "                      (libomp as shipped, hyper barriers), stock-tree,\n"
@@ -245,6 +251,22 @@ static int read_topology(const char *arg, ompext_model_topology_t *t,
   fprintf(stderr, "%s: bad %s '%s': %s\n", progname,
           arg ? "--topology" : "OMPEXT_TOPOLOGY", *text, err);
   return 2;
+}
+
+/* read_topology, then refused (2, with a message) when a team of hi
+   threads does not fit it: the model runs one thread per core. */
+static int read_topology_for(const char *arg, int hi,
+                             ompext_model_topology_t *t, const char **text) {
+  const int have = read_topology(arg, t, text);
+  if (have == 1 && hi > t->packages * t->cores) {
+    fprintf(stderr,
+            "%s: a team of %d threads does not fit topology '%s': %d %s(s) "
+            "x %d cores (the model runs one thread per core; a larger team "
+            "is oversubscribed, outside the model)\n",
+            progname, hi, *text, t->packages, t->kind, t->cores);
+    return 2;
+  }
+  return have;
 }
 
 /* gnuplot single-quoted string: a quote is doubled. */
@@ -457,7 +479,7 @@ static int write_plot(const char *png, const ompext_model_params_t *p,
 /* --plan: the plugin's own plan (model_plan.c), where the build has it. */
 static int print_plan(const ompext_model_params_t *params, const char *op_arg,
                       const char *threads_arg, const char *bytes_arg,
-                      const char *format_arg) {
+                      const char *format_arg, const char *topology_arg) {
   ompext_model_op_t op = OMPEXT_MODEL_OP_BARRIER;
   if (op_arg && ompext_model_op_lookup(op_arg, &op))
     return fail_usage("unknown op '%s'", op_arg);
@@ -468,11 +490,17 @@ static int print_plan(const ompext_model_params_t *params, const char *op_arg,
   if (bytes_arg && parse_long(bytes_arg, 1, 1L << 40, &bytes))
     return fail_usage("bad --bytes '%s'", bytes_arg);
   const int csv = format_arg && strcmp(format_arg, "csv") == 0;
+  ompext_model_topology_t topology;
+  const char *topology_text;
+  const int have_topology =
+      read_topology_for(topology_arg, hi, &topology, &topology_text);
+  if (have_topology == 2)
+    return 2;
 #ifdef OMPEXT_MODEL_PLAN
   return ompext_model_print_plan(params, op_arg != NULL, op, lo, hi, bytes,
-                                 csv);
+                                 csv, have_topology ? &topology : NULL);
 #else
-  (void)params, (void)csv;
+  (void)params, (void)csv, (void)have_topology;
   fprintf(stderr, "%s: --plan needs the plugin's sources: build the whole "
                   "project\n", progname);
   return 2;
@@ -565,7 +593,8 @@ int main(int argc, char **argv) {
   }
 
   if (want_plan)
-    return print_plan(&params, op_arg, threads_arg, bytes_arg, format_arg);
+    return print_plan(&params, op_arg, threads_arg, bytes_arg, format_arg,
+                      topology_arg);
 
   /* The question. */
   if (!op_arg)
@@ -607,19 +636,10 @@ int main(int argc, char **argv) {
   ompext_model_topology_t topology;
   const char *topology_text;
   const int have_topology =
-      read_topology(topology_arg, &topology, &topology_text);
+      read_topology_for(topology_arg, hi, &topology, &topology_text);
   if (have_topology == 2)
     return 2;
   const ompext_model_topology_t *placed = have_topology ? &topology : NULL;
-  if (placed && hi > topology.packages * topology.cores) {
-    fprintf(stderr,
-            "%s: a team of %d threads does not fit topology '%s': %d %s(s) "
-            "x %d cores (the model runs one thread per core; a larger team "
-            "is oversubscribed, outside the model)\n",
-            progname, hi, topology_text, topology.packages, topology.kind,
-            topology.cores);
-    return 2;
-  }
   const int spans = ompext_model_topology_spans(placed, hi);
   if (spans && op == OMPEXT_MODEL_OP_BCAST) {
     fprintf(stderr,

@@ -45,8 +45,9 @@ counters='s/ plugin=[a-z]+ barriers=[0-9]+ reductions=[0-9]+ broadcasts=[0-9]+//
 for cc in clang gcc; do
   same_results "integration.$cc.omp_checks" "$counters" "$bin/omp_checks_$cc" \
     --expect-plugin=no --rounds=300 -- --expect-plugin=yes --expect-warnings=0 --rounds=300
-  # Bound: the teams span both packages, with one leader per package.
-  OMP_PROC_BIND=close OMP_PLACES=cores same_results \
+  # Bound: the teams span both packages; OMPEXT_HIERARCHY=on gives every
+  # collective one leader per package, whatever the plan's rule would pick.
+  OMPEXT_HIERARCHY=on OMP_PROC_BIND=close OMP_PLACES=cores same_results \
     "integration.$cc.omp_checks.bound" "$counters" "$bin/omp_checks_$cc" \
     --expect-plugin=no --rounds=300 -- --expect-plugin=yes --expect-warnings=0 \
     --expect-domains --rounds=300
@@ -84,20 +85,33 @@ for n in 8 16; do
 done
 
 # --- Every collective, each team size 2..16, bound close, both runtimes
-# and both compilers; on ext the teams past one package use the leaders.
+# and both compilers.  On ext each team past one package prints its layout
+# (each collective on the leaders, flat or the runtime's), which must be
+# the model's (check_plan.sh); with OMPEXT_HIERARCHY=on every collective
+# runs on the leaders, with the same results.
 for cc in clang gcc; do
-  for rt in stock ext; do
+  for rt in stock ext leaders; do
     name=teams.$cc.$rt
-    if OMPEXT_STATS=1 OMP_PROC_BIND=close OMP_PLACES=cores run_on $rt \
-      "$out/$name" "$bin/vm_collectives_$cc" --threads=2-16 --rounds=30 \
-      --expect-bind=close; then
-      if [ $rt = ext ] && ! [ "$(stats_field "$out/$name.err" domain_barriers)" -gt 0 ] 2>/dev/null; then
+    lib=$rt hierarchy=auto
+    [ $rt = leaders ] && lib=ext hierarchy=on
+    if OMPEXT_HIERARCHY=$hierarchy OMPEXT_VERBOSE=1 OMPEXT_STATS=1 \
+      OMP_PROC_BIND=close OMP_PLACES=cores run_on $lib "$out/$name" \
+      "$bin/vm_collectives_$cc" --threads=2-16 --rounds=30 --expect-bind=close; then
+      if [ $rt = leaders ] && ! [ "$(stats_field "$out/$name.err" domain_barriers)" -gt 0 ] 2>/dev/null; then
         fail "$name" "no barrier with one leader per package: $(tail -n 1 "$out/$name.err")"
       else pass "$name"; fi
     else fail "$name" "$(tail -n 5 "$out/$name" "$out/$name.err")"; fi
   done
-  if ! diff "$out/teams.$cc.stock" "$out/teams.$cc.ext" >/dev/null; then
-    fail "teams.$cc.same" "stock and ext printed different results"
-  fi
+  for rt in ext leaders; do
+    diff "$out/teams.$cc.stock" "$out/teams.$cc.$rt" >/dev/null ||
+      fail "teams.$cc.$rt.same" "stock and $rt printed different results"
+  done
+  for n in $(seq 9 16); do
+    name=teams.$cc.layout.$n
+    if CHECK_PLAN_STATS=0 "$here/check_plan.sh" "$bin/ompext-model" "$topology" \
+      $n 2 "$out/teams.$cc.ext.err" >"$out/$name" 2>&1; then
+      pass "$name"
+    else fail "$name" "$(cat "$out/$name")"; fi
+  done
 done
 finish

@@ -47,6 +47,12 @@ ompext_bcast_t *ompext_bcast_init(void *mem, int nproc,
   return b;
 }
 
+void ompext_bcast_follow(ompext_bcast_t *b, const ompext_bcast_plan_t *plan) {
+  ompext_bcast_tree_set_fanout(b->tree, plan->short_fanout, plan->long_fanout);
+  ompext_bcast_tree_copy_from_root(b->tree, plan->short_from_root,
+                                   plan->long_from_root);
+}
+
 int ompext_bcast_watches_barriers(const ompext_bcast_plan_t *plan) {
   return plan->close != OMPEXT_BCAST_CLOSE_BARRIER || times_copies(plan);
 }

@@ -33,6 +33,10 @@ size_t ompext_bcast_size(int nproc);
 /* Lays the broadcast out in zeroed, OMPEXT_CACHE_LINE-aligned memory. */
 ompext_bcast_t *ompext_bcast_init(void *mem, int nproc,
                                   const ompext_bcast_plan_t *plan);
+/* The tree's fan-outs and copies from the root as the plan now has them
+   (a team laid out later: plan.h ompext_plan_lay_out), while no broadcast
+   runs; the close keeps its own settings. */
+void ompext_bcast_follow(ompext_bcast_t *b, const ompext_bcast_plan_t *plan);
 /* Whether the team's plain barriers must ask ompext_bcast_close_here:
    receivers time their copies, or the root may ask for a rooted close.
    Otherwise a barrier needs to know nothing of broadcasts. */

@@ -94,6 +94,12 @@ void ompext_bcast_tree_copy_from_root(ompext_bcast_tree_t *t, int short_copies,
   t->long_from_root = long_copies;
 }
 
+void ompext_bcast_tree_set_fanout(ompext_bcast_tree_t *t, int short_fanout,
+                                  int long_fanout) {
+  t->fanout = short_fanout;
+  t->long_fanout = long_fanout;
+}
+
 int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid) {
   return t->slots[tid].last_fanout;
 }

@@ -23,6 +23,9 @@ ompext_bcast_tree_t *ompext_bcast_tree_init(void *mem, int nproc,
    root's data (0, the default: relay copies).  Before any broadcast. */
 void ompext_bcast_tree_copy_from_root(ompext_bcast_tree_t *t, int short_copies,
                                       int long_copies);
+/* New fan-outs, as at init; while no broadcast runs. */
+void ompext_bcast_tree_set_fanout(ompext_bcast_tree_t *t, int short_fanout,
+                                  int long_fanout);
 /* The fan-out of the tree of tid's last broadcast, and whether tid copied
    from the root in it. */
 int ompext_bcast_tree_last_fanout(const ompext_bcast_tree_t *t, int tid);

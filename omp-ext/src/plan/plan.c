@@ -574,20 +574,26 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
                 ? INFINITY
                 : ompext_model_reduce_critical(mp, nproc, lines).min,
     };
-    for (unsigned a = 0; a < 4; ++a) {
-      /* The tree, where allowed, else the critical method: the runtime's
-         own fallback when the compiler emitted neither. */
-      int best = (a & OMPEXT_REDUCE_ALLOW_TREE) ? OMPEXT_REDUCE_METHOD_TREE
-                                                : OMPEXT_REDUCE_METHOD_CRITICAL;
-      if ((a & OMPEXT_REDUCE_ALLOW_ATOMIC) &&
-          cost[OMPEXT_REDUCE_METHOD_ATOMIC] < cost[best])
-        best = OMPEXT_REDUCE_METHOD_ATOMIC;
-      if (cost[OMPEXT_REDUCE_METHOD_CRITICAL] < cost[best])
-        best = OMPEXT_REDUCE_METHOD_CRITICAL;
-      if (oversubscribed && (a & OMPEXT_REDUCE_ALLOW_TREE))
-        best = oversubscribed_method(lines, a);
-      z->best[c][a] = (unsigned char)best;
-    }
+    ompext_plan_reduce_pick(z, c, cost, oversubscribed);
+  }
+}
+
+void ompext_plan_reduce_pick(ompext_reduce_sizes_t *z, int c,
+                             const double *cost, int oversubscribed) {
+  const double lines = (double)(1L << c);
+  for (unsigned a = 0; a < 4; ++a) {
+    /* The tree, where allowed, else the critical method: the runtime's
+       own fallback when the compiler emitted neither. */
+    int best = (a & OMPEXT_REDUCE_ALLOW_TREE) ? OMPEXT_REDUCE_METHOD_TREE
+                                              : OMPEXT_REDUCE_METHOD_CRITICAL;
+    if ((a & OMPEXT_REDUCE_ALLOW_ATOMIC) &&
+        cost[OMPEXT_REDUCE_METHOD_ATOMIC] < cost[best])
+      best = OMPEXT_REDUCE_METHOD_ATOMIC;
+    if (cost[OMPEXT_REDUCE_METHOD_CRITICAL] < cost[best])
+      best = OMPEXT_REDUCE_METHOD_CRITICAL;
+    if (oversubscribed && (a & OMPEXT_REDUCE_ALLOW_TREE))
+      best = oversubscribed_method(lines, a);
+    z->best[c][a] = (unsigned char)best;
   }
 }
 
@@ -722,6 +728,7 @@ void ompext_plan_build(const ompext_planner_t *planner, int nproc,
   out->domain_barrier = (cfg->barrier == OMPEXT_BARRIER_AUTO ||
                          cfg->barrier == OMPEXT_BARRIER_DISSEMINATION) &&
                         out->barrier.alg != OMPEXT_BARRIER_STOCK;
+  memset(out->on_domains, 1, sizeof(out->on_domains));
   out->from_model = model.barrier.have;
   out->overridden = cfg->dissem_m || cfg->tree_k || cfg->reduce_levels ||
                     cfg->bcast_fanout || cfg->forkjoin_fanout;

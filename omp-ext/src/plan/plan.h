@@ -64,6 +64,10 @@ typedef struct ompext_plan {
      the plan hands it back; ext's best predicted min over stock's. */
   unsigned char to_stock[OMPEXT_MODEL_OP_COUNT];
   double stock_ratio[OMPEXT_MODEL_OP_COUNT];
+  /* Once the team is laid out over several domains (plan_layout.c): 1
+     where the collective follows the domains (one leader per domain), 0
+     where it stays flat; per enum ompext_model_op. */
+  unsigned char on_domains[OMPEXT_MODEL_OP_COUNT];
   unsigned spin_polls; /* inline polls before the services wait, where
                           ompext_plan_spin_polls allows any */
   int domain_barrier;  /* a layout over several domains may get the
@@ -126,6 +130,33 @@ typedef struct ompext_plan_price {
 int ompext_plan_price(const ompext_planner_t *planner,
                       const ompext_plan_t *plan, ompext_model_op_t op,
                       double lines, ompext_plan_price_t *out);
+/* The same on a topology: for a team spanning topo's domains, each
+   collective as the team runs it there (plan->on_domains) against the
+   runtime's own on that topology; elsewhere ompext_plan_price.  -1 also
+   for a team larger than topo's cores. */
+int ompext_plan_price_on(const ompext_planner_t *planner,
+                         const ompext_plan_t *plan,
+                         const ompext_model_topology_t *topo,
+                         ompext_model_op_t op, double lines,
+                         ompext_plan_price_t *out);
+
+/* A team of this plan laid out over topo's domains, as the model sees the
+   layout (plan_layout.c): per collective, on the domains, flat, or the
+   runtime's own (the barrier), by the rule (docs/ARCHITECTURE.md, "Never
+   slower"), priced on topo; the plan's parameters follow (the flat trees'
+   radix and fan-in, the reduction's method by size).  Under
+   OMPEXT_HIERARCHY=on, without the model, for an oversubscribed team or a
+   team within one domain every collective stays on the domains; returns
+   1 when the rule decided, else 0. */
+int ompext_plan_lay_out(const ompext_planner_t *planner, ompext_plan_t *plan,
+                        const ompext_model_topology_t *topo);
+/* The layout's decisions in words, for OMPEXT_VERBOSE. */
+int ompext_plan_describe_layout(const ompext_plan_t *plan, char *buf,
+                                size_t cap);
+/* The method by size of plan_reduce_sizes for class c, from the methods'
+   predicted mins (by enum ompext_reduce_method); plan_layout.c's too. */
+void ompext_plan_reduce_pick(ompext_reduce_sizes_t *z, int c,
+                             const double *cost, int oversubscribed);
 
 /* A planner outside the plugin (ompext-model --plan, the tests): cfg from
    the environment (warnings on warn, may be NULL), machine from params,

@@ -142,6 +142,20 @@ static void describe_fanins(const int *fanin, int levels, char *buf,
                              fanin[l]);
 }
 
+/* A reduction's method in words: the tree as "tree(k=" and its fan-ins,
+   then tail. */
+static void describe_reduce(const ompext_plan_t *plan, int method,
+                            const char *tail, char *what, size_t cap) {
+  if (method != OMPEXT_REDUCE_METHOD_TREE) {
+    snprintf(what, cap, "%s", ompext_reduce_method_name(method));
+    return;
+  }
+  char fanin[OMPEXT_MAX_LEVELS * 4 + 1];
+  describe_fanins(plan->reduce_fanin, plan->reduce_levels, fanin,
+                  sizeof(fanin));
+  snprintf(what, cap, "tree(k=%s%s", fanin, tail);
+}
+
 static ompext_model_cost_t price_of_plan(const ompext_model_params_t *mp,
                                          const ompext_plan_t *plan,
                                          ompext_model_op_t op, double lines,
@@ -153,13 +167,7 @@ static ompext_model_cost_t price_of_plan(const ompext_model_params_t *mp,
     return ompext_price_barrier(mp, n, &plan->barrier);
   case OMPEXT_MODEL_OP_REDUCE: {
     const int method = reduce_method_of(plan, lines);
-    char fanin[OMPEXT_MAX_LEVELS * 4 + 1];
-    describe_fanins(plan->reduce_fanin, plan->reduce_levels, fanin,
-                    sizeof(fanin));
-    if (method == OMPEXT_REDUCE_METHOD_TREE)
-      snprintf(what, cap, "tree(k=%s)", fanin);
-    else
-      snprintf(what, cap, "%s", ompext_reduce_method_name(method));
+    describe_reduce(plan, method, ")", what, cap);
     return ompext_price_reduce(mp, n, method, plan->reduce_fanin,
                                plan->reduce_levels, lines);
   }
@@ -222,5 +230,90 @@ int ompext_plan_price(const ompext_planner_t *planner,
   out->ext = price_of_plan(mp, plan, op, lines, out->what, sizeof(out->what));
   out->stock_path =
       op == OMPEXT_MODEL_OP_BARRIER && plan->barrier.alg == OMPEXT_BARRIER_STOCK;
+  return isnan(out->ext.min) || isnan(out->stock.min) ? -1 : 0;
+}
+
+static ompext_model_cost_t placed_plan(const ompext_planner_t *planner,
+                                       const ompext_plan_t *plan,
+                                       const ompext_model_topology_t *t,
+                                       ompext_model_op_t op, double lines) {
+  switch (op) {
+  case OMPEXT_MODEL_OP_BARRIER:
+    return ompext_price_barrier_placed(planner, plan, t);
+  case OMPEXT_MODEL_OP_REDUCE:
+    return ompext_price_reduce_placed(planner, plan, t,
+                                      reduce_method_of(plan, lines), lines);
+  case OMPEXT_MODEL_OP_COPYPRIVATE:
+    return ompext_price_copyprivate_placed(planner, plan, t, lines);
+  case OMPEXT_MODEL_OP_FORK_JOIN:
+    return ompext_price_forkjoin_placed(planner, plan, t);
+  default:
+    return invalid;
+  }
+}
+
+/* What runs on the leaders (as hier.c prices it), in words. */
+static void describe_on_domains(const ompext_planner_t *planner,
+                                const ompext_plan_t *plan,
+                                const ompext_model_topology_t *t,
+                                ompext_model_op_t op, double lines, char *what,
+                                size_t cap) {
+  const int n = plan->nproc;
+  const int largest = n < t->cores ? n : t->cores;
+  switch (op) {
+  case OMPEXT_MODEL_OP_BARRIER: {
+    ompext_domain_plan_t d;
+    if (ompext_plan_domains(planner, plan, largest, t->packages, &d) == 0)
+      snprintf(what, cap, "leaders: tree(k=%d) in each, dissemination(m=%d)",
+               d.inside_tree_k, d.across.dissem_m);
+    return;
+  }
+  case OMPEXT_MODEL_OP_REDUCE:
+    if (reduce_method_of(plan, lines) == OMPEXT_REDUCE_METHOD_TREE) {
+      char tree[sizeof(((ompext_plan_price_t *)0)->what)];
+      describe_reduce(plan, OMPEXT_REDUCE_METHOD_TREE,
+                      ") in each, then among them", tree, sizeof(tree));
+      snprintf(what, cap, "leaders: %s", tree);
+    }
+    return;
+  case OMPEXT_MODEL_OP_COPYPRIVATE: {
+    const int is_long =
+        ompext_model_tn(&planner->machine->params, lines) >=
+        (double)plan->bcast.long_ns;
+    snprintf(what, cap, "leaders: tree(k=%d), then the barrier",
+             is_long ? plan->bcast.long_fanout : plan->bcast.short_fanout);
+    return;
+  }
+  case OMPEXT_MODEL_OP_FORK_JOIN:
+    snprintf(what, cap, "leaders: tree(k=%d) in each", plan->forkjoin_fanout);
+    return;
+  default:
+    return;
+  }
+}
+
+int ompext_plan_price_on(const ompext_planner_t *planner,
+                         const ompext_plan_t *plan,
+                         const ompext_model_topology_t *topo,
+                         ompext_model_op_t op, double lines,
+                         ompext_plan_price_t *out) {
+  if (ompext_plan_price(planner, plan, op, lines, out) != 0)
+    return -1;
+  if (!ompext_model_topology_spans(topo, plan->nproc))
+    return 0;
+  if (plan->nproc > topo->packages * topo->cores)
+    return -1;
+  const ompext_model_params_t *mp = &planner->machine->params;
+  out->stock = ompext_price_stock_placed(mp, topo, op, plan->nproc, lines);
+  out->ext = placed_plan(planner, plan, topo, op, lines);
+  if (plan->on_domains[op] && !out->stock_path)
+    describe_on_domains(planner, plan, topo, op, lines, out->what,
+                        sizeof(out->what));
+  char *close = strstr(out->what, ", then barrier ");
+  if (op == OMPEXT_MODEL_OP_COPYPRIVATE && close &&
+      plan->on_domains[OMPEXT_MODEL_OP_BARRIER] && plan->domain_barrier &&
+      plan->barrier.alg != OMPEXT_BARRIER_STOCK)
+    snprintf(close, sizeof(out->what) - (size_t)(close - out->what),
+             ", then the leaders' barrier");
   return isnan(out->ext.min) || isnan(out->stock.min) ? -1 : 0;
 }

@@ -45,4 +45,32 @@ ompext_model_cost_t ompext_price_reduce(const ompext_model_params_t *mp, int n,
                                         int method, const int *fanin,
                                         int levels, double lines);
 
+/* On a topology, for a team spanning its domains (plan_placed.c): the
+   runtime's own collective, and the plan's as the team runs it (each
+   collective on the domains or flat, by plan->on_domains). */
+struct ompext_planner;
+struct ompext_plan;
+ompext_model_cost_t ompext_price_stock_placed(const ompext_model_params_t *mp,
+                                              const ompext_model_topology_t *t,
+                                              ompext_model_op_t op, int n,
+                                              double lines);
+/* The flat broadcast of one fan-out on t (plan_placed.c). */
+ompext_model_cost_t ompext_price_bcast_placed(const ompext_model_params_t *mp,
+                                              const ompext_model_topology_t *t,
+                                              int n, int fanout, int from_root,
+                                              double lines);
+ompext_model_cost_t ompext_price_barrier_placed(
+    const struct ompext_planner *planner, const struct ompext_plan *plan,
+    const ompext_model_topology_t *t);
+/* method: enum ompext_reduce_method. */
+ompext_model_cost_t ompext_price_reduce_placed(
+    const struct ompext_planner *planner, const struct ompext_plan *plan,
+    const ompext_model_topology_t *t, int method, double lines);
+ompext_model_cost_t ompext_price_copyprivate_placed(
+    const struct ompext_planner *planner, const struct ompext_plan *plan,
+    const ompext_model_topology_t *t, double lines);
+ompext_model_cost_t ompext_price_forkjoin_placed(
+    const struct ompext_planner *planner, const struct ompext_plan *plan,
+    const ompext_model_topology_t *t);
+
 #endif /* OMPEXT_PLAN_PRICE_H */

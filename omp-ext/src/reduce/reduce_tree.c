@@ -64,14 +64,19 @@ ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
                                               const int *fanin, int levels) {
   ompext_reduce_tree_t *t = mem;
   t->nproc = nproc;
+  ompext_reduce_tree_set_fanin(t, fanin, levels);
+  t->slots = (reduce_slot_t *)((char *)mem + ompext_pad_bytes(sizeof(*t)));
+  return t;
+}
+
+void ompext_reduce_tree_set_fanin(ompext_reduce_tree_t *t, const int *fanin,
+                                  int levels) {
   assert(levels >= 0 && levels <= OMPEXT_MAX_LEVELS); /* the plan's */
   t->levels = levels;
   for (int l = 0; l < levels; ++l) {
     assert(fanin[l] >= 2 && fanin[l] <= OMPEXT_MAX_FANIN);
     t->fanin[l] = fanin[l];
   }
-  t->slots = (reduce_slot_t *)((char *)mem + ompext_pad_bytes(sizeof(*t)));
-  return t;
 }
 
 /* The threads one gather runs over: index j (0 .. count-1) is the tid

@@ -22,6 +22,10 @@ size_t ompext_reduce_tree_size(int nproc);
 /* fanin[0] is k_1 (the leaves' level); levels entries. */
 ompext_reduce_tree_t *ompext_reduce_tree_init(void *mem, int nproc,
                                               const int *fanin, int levels);
+/* New fan-ins (a team laid out later), while no gather runs: the arrival
+   words count episodes whatever the shape (see reduce_tree.c). */
+void ompext_reduce_tree_set_fanin(ompext_reduce_tree_t *t, const int *fanin,
+                                  int levels);
 /* Combines every thread's data into tid 0's data with reduce(lhs, rhs).
    A non-zero tid returns once its data has been handed to its parent; the
    caller keeps that data alive until tid 0 returns.  layout: NULL or one
