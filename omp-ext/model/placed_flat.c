@@ -21,20 +21,25 @@
 
 /* ---- trees ------------------------------------------------------------- */
 
+/* Levels a walk may take: every fan-in is at least 2. */
+#define MAX_WALK_LEVELS 64
+
 typedef struct knomial_shape {
   const int *fanin;
   int given;
+  long stride[MAX_WALK_LEVELS]; /* S_l, filled by knomial_tree */
 } knomial_shape_t;
+
+static int fanin_of(const knomial_shape_t *s, int level) {
+  return s->fanin[level < s->given ? level : s->given - 1];
+}
 
 /* knomial.c's groups: at level l a multiple t of S_l * f_l gathers and
    releases t + j*S_l, j = 1 .. f_l - 1 (those below n), nearest first. */
 static int knomial_kids(const placed_tree_t *tree, int tid, int level,
                         int *out) {
   const knomial_shape_t *s = tree->arg;
-  long stride = 1;
-  for (int l = 0; l < level; ++l)
-    stride *= s->fanin[l < s->given ? l : s->given - 1];
-  const long f = s->fanin[level < s->given ? level : s->given - 1];
+  const long stride = s->stride[level], f = fanin_of(s, level);
   if (tid % (stride * f) != 0)
     return 0;
   int c = 0;
@@ -44,10 +49,14 @@ static int knomial_kids(const placed_tree_t *tree, int tid, int level,
 }
 
 static placed_tree_t knomial_tree(const ompext_model_topology_t *t,
-                                  const knomial_shape_t *shape, int n) {
-  const placed_tree_t tree = {
-      n, ompext_model_knomial_levels(n, shape->fanin, shape->given),
-      knomial_kids, shape, t};
+                                  knomial_shape_t *shape, int n) {
+  const int levels = ompext_model_knomial_levels(n, shape->fanin, shape->given);
+  long stride = 1;
+  for (int l = 0; l < levels && l < MAX_WALK_LEVELS; ++l) {
+    shape->stride[l] = stride;
+    stride *= fanin_of(shape, l);
+  }
+  const placed_tree_t tree = {n, levels, knomial_kids, shape, t};
   return tree;
 }
 
@@ -74,7 +83,7 @@ ompext_model_cost_t ompext_model_placed_forkjoin_knomial(
     int radix) {
   if (n < 2 || radix < 2)
     return INVALID_COST;
-  const knomial_shape_t shape = {&radix, 1};
+  knomial_shape_t shape = {&radix, 1, {0}};
   const placed_tree_t tree = knomial_tree(t, &shape, n);
   return fork_and_join(p, &tree);
 }
@@ -107,8 +116,8 @@ ompext_model_cost_t ompext_model_placed_reduce_gathered(
       ompext_model_knomial_levels(n, fanin, given) < 0)
     return INVALID_COST;
   static const int runtime_release[1] = {2};
-  const knomial_shape_t gather = {fanin, given},
-                        release = {runtime_release, 1};
+  knomial_shape_t gather = {fanin, given, {0}},
+                  release = {runtime_release, 1, {0}};
   const placed_tree_t g = knomial_tree(t, &gather, n),
                       r = knomial_tree(t, &release, n);
   const double fold = p->r_i + p->o * (lines - 1);

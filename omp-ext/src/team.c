@@ -92,8 +92,6 @@ static void compile_forkjoin_tree(ompext_team_t *t) {
   t->forkjoin_from_table = compiled && !(t->topology && !t->topology_built);
 }
 
-/* The barrier with one leader per domain, for a team laid out over several
-   (when its plan has one: plan.c). */
 /* The threads of the fullest domain of a layout. */
 static int largest_domain(const ompext_topo_layout_t *l) {
   int largest = 1;
@@ -103,6 +101,8 @@ static int largest_domain(const ompext_topo_layout_t *l) {
   return largest;
 }
 
+/* The barrier with one leader per domain, for a team laid out over several
+   whose barrier follows the domains (plan.c, plan_layout.c). */
 static void build_hier_barrier(const ompext_planner_t *planner,
                                ompext_team_t *t) {
   const ompext_topo_layout_t *l = &t->layout;
