@@ -134,10 +134,23 @@ static void reduce_costs(const ompext_planner_t *planner,
   }
 }
 
+/* Stock's reduction per size class on t, priced once per layout. */
+static void reduce_stock(const ompext_planner_t *planner,
+                         const ompext_plan_t *plan,
+                         const ompext_model_topology_t *t,
+                         double stock[OMPEXT_REDUCE_CLASSES]) {
+  for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c)
+    stock[c] = ompext_price_stock_placed(&planner->machine->params, t,
+                                         OMPEXT_MODEL_OP_REDUCE, plan->nproc,
+                                         (double)(1L << c))
+                   .min;
+}
+
 /* The worst over the size classes of the best method's ratio to stock. */
 static double reduce_worst(const ompext_planner_t *planner,
                            const ompext_plan_t *plan,
-                           const ompext_model_topology_t *t) {
+                           const ompext_model_topology_t *t,
+                           const double stock[OMPEXT_REDUCE_CLASSES]) {
   double worst = 0;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
     double cost[4];
@@ -146,12 +159,7 @@ static double reduce_worst(const ompext_planner_t *planner,
         fmin(cost[OMPEXT_REDUCE_METHOD_TREE],
              fmin(cost[OMPEXT_REDUCE_METHOD_ATOMIC],
                   cost[OMPEXT_REDUCE_METHOD_CRITICAL]));
-    const double stock =
-        ompext_price_stock_placed(&planner->machine->params, t,
-                                  OMPEXT_MODEL_OP_REDUCE, plan->nproc,
-                                  (double)(1L << c))
-            .min;
-    worst = fmax(worst, best / stock);
+    worst = fmax(worst, best / stock[c]);
   }
   return worst;
 }
@@ -171,15 +179,17 @@ static void lay_out_reduce(const ompext_planner_t *planner, ompext_plan_t *plan,
       cfg->reduce != OMPEXT_REDUCE_AUTO || cfg->reduce_levels)
     return;
   const ompext_model_op_t op = OMPEXT_MODEL_OP_REDUCE;
+  double stock[OMPEXT_REDUCE_CLASSES];
+  reduce_stock(planner, plan, t, stock);
   ompext_plan_t trial = *plan;
   trial.on_domains[op] = 1;
-  double best = reduce_worst(planner, &trial, t);
+  double best = reduce_worst(planner, &trial, t, stock);
   int best_fanin = 0; /* 0: on the domains with the plan's fan-ins */
   trial.on_domains[op] = 0;
   const int hi = plan->nproc < OMPEXT_MAX_FANIN ? plan->nproc : OMPEXT_MAX_FANIN;
   for (int f = 2; f <= hi; ++f) {
     set_fanin(&trial, f);
-    const double worst = reduce_worst(planner, &trial, t);
+    const double worst = reduce_worst(planner, &trial, t, stock);
     if (worst < best * (1 - OMPEXT_PRICE_EPSILON)) {
       best = worst;
       best_fanin = f;
@@ -197,20 +207,30 @@ static void lay_out_reduce(const ompext_planner_t *planner, ompext_plan_t *plan,
 
 /* ---- copyprivate --------------------------------------------------------- */
 
+/* Stock's copyprivate at each size on t, priced once per layout. */
+static void copyprivate_stock(const ompext_planner_t *planner,
+                              const ompext_plan_t *plan,
+                              const ompext_model_topology_t *t,
+                              double stock[COPY_SIZES]) {
+  const ompext_model_params_t *mp = &planner->machine->params;
+  for (size_t s = 0; s < COPY_SIZES; ++s)
+    stock[s] = ompext_price_stock_placed(mp, t, OMPEXT_MODEL_OP_COPYPRIVATE,
+                                         plan->nproc,
+                                         lines_of(mp, copy_bytes[s]))
+                   .min;
+}
+
 static double copyprivate_worst(const ompext_planner_t *planner,
                                 const ompext_plan_t *plan,
-                                const ompext_model_topology_t *t) {
+                                const ompext_model_topology_t *t,
+                                const double stock[COPY_SIZES]) {
   const ompext_model_params_t *mp = &planner->machine->params;
   double worst = 0;
   for (size_t s = 0; s < COPY_SIZES; ++s) {
-    const double lines = lines_of(mp, copy_bytes[s]);
-    const double ext =
-        ompext_price_copyprivate_placed(planner, plan, t, lines).min;
-    const double stock = ompext_price_stock_placed(
-                             mp, t, OMPEXT_MODEL_OP_COPYPRIVATE, plan->nproc,
-                             lines)
-                             .min;
-    worst = fmax(worst, isnan(ext) ? INFINITY : ext / stock);
+    const double ext = ompext_price_copyprivate_placed(
+                           planner, plan, t, lines_of(mp, copy_bytes[s]))
+                           .min;
+    worst = fmax(worst, isnan(ext) ? INFINITY : ext / stock[s]);
   }
   return worst;
 }
@@ -226,10 +246,12 @@ static void lay_out_copyprivate(const ompext_planner_t *planner,
       cfg->bcast_fanout)
     return;
   const ompext_model_op_t op = OMPEXT_MODEL_OP_COPYPRIVATE;
+  double stock[COPY_SIZES];
+  copyprivate_stock(planner, plan, t, stock);
   ompext_plan_t trial = *plan;
   trial.on_domains[op] = 1;
   trial.bcast.short_from_root = trial.bcast.long_from_root = 0;
-  double best = copyprivate_worst(planner, &trial, t);
+  double best = copyprivate_worst(planner, &trial, t, stock);
   ompext_bcast_plan_t best_bcast = trial.bcast;
   int best_on = 1;
   trial = *plan;
@@ -245,7 +267,7 @@ static void lay_out_copyprivate(const ompext_planner_t *planner,
             k <= hi ? k : flat;
         trial.bcast.short_from_root = trial.bcast.long_from_root = from_root;
       }
-      const double worst = copyprivate_worst(planner, &trial, t);
+      const double worst = copyprivate_worst(planner, &trial, t, stock);
       if (worst < best * (1 - OMPEXT_PRICE_EPSILON)) {
         best = worst;
         best_bcast = trial.bcast;

@@ -52,7 +52,7 @@ ompext_model_cost_t ompext_price_barrier_placed(
     return ompext_price_stock_placed(mp, t, OMPEXT_MODEL_OP_BARRIER, n, 1);
   if (plan->on_domains[OMPEXT_MODEL_OP_BARRIER]) {
     ompext_domain_plan_t d;
-    const int largest = n < t->cores ? n : t->cores;
+    const int largest = ompext_largest_domain(t, n);
     if (ompext_plan_domains(planner, plan, largest, t->packages, &d) != 0 ||
         d.across.alg != OMPEXT_BARRIER_DISSEMINATION)
       return invalid;
@@ -114,16 +114,13 @@ ompext_model_cost_t ompext_price_copyprivate_placed(
     const ompext_model_topology_t *t, double lines) {
   const ompext_model_params_t *mp = &planner->machine->params;
   const int n = plan->nproc;
-  const int is_long = ompext_model_tn(mp, lines) >= (double)plan->bcast.long_ns;
-  const int fanout =
-      is_long ? plan->bcast.long_fanout : plan->bcast.short_fanout;
-  const int from_root =
-      is_long ? plan->bcast.long_from_root : plan->bcast.short_from_root;
+  const ompext_bcast_shape_t shape = ompext_plan_bcast_shape(mp, plan, lines);
   ompext_model_cost_t b;
   if (plan->on_domains[OMPEXT_MODEL_OP_COPYPRIVATE])
-    b = ompext_model_hier_bcast(mp, t, n, fanout, lines);
+    b = ompext_model_hier_bcast(mp, t, n, shape.fanout, lines);
   else
-    b = ompext_price_bcast_placed(mp, t, n, fanout, from_root, lines);
+    b = ompext_price_bcast_placed(mp, t, n, shape.fanout, shape.from_root,
+                                  lines);
   return sum(b, ompext_price_barrier_placed(planner, plan, t));
 }
 

@@ -156,6 +156,26 @@ static void describe_reduce(const ompext_plan_t *plan, int method,
   snprintf(what, cap, "tree(k=%s%s", fanin, tail);
 }
 
+ompext_bcast_shape_t ompext_plan_bcast_shape(const ompext_model_params_t *mp,
+                                             const ompext_plan_t *plan,
+                                             double lines) {
+  const int is_long = ompext_model_tn(mp, lines) >= (double)plan->bcast.long_ns;
+  return (ompext_bcast_shape_t){
+      is_long ? plan->bcast.long_fanout : plan->bcast.short_fanout,
+      is_long ? plan->bcast.long_from_root : plan->bcast.short_from_root};
+}
+
+/* A flat copyprivate in words: its broadcast, then its close. */
+static void describe_copyprivate(const ompext_plan_t *plan,
+                                 ompext_bcast_shape_t shape, const char *close,
+                                 char *what, size_t cap) {
+  if (shape.fanout >= plan->nproc - 1)
+    snprintf(what, cap, "flat, then %s", close);
+  else
+    snprintf(what, cap, "tree(k=%d%s), then %s", shape.fanout,
+             shape.from_root ? ", copies from the root" : "", close);
+}
+
 static ompext_model_cost_t price_of_plan(const ompext_model_params_t *mp,
                                          const ompext_plan_t *plan,
                                          ompext_model_op_t op, double lines,
@@ -172,20 +192,13 @@ static ompext_model_cost_t price_of_plan(const ompext_model_params_t *mp,
                                plan->reduce_levels, lines);
   }
   case OMPEXT_MODEL_OP_COPYPRIVATE: {
-    const int is_long = ompext_model_tn(mp, lines) >= (double)plan->bcast.long_ns;
-    const int fanout =
-        is_long ? plan->bcast.long_fanout : plan->bcast.short_fanout;
-    const int from_root =
-        is_long ? plan->bcast.long_from_root : plan->bcast.short_from_root;
-    char barrier[64];
-    ompext_plan_describe_barrier(&plan->barrier, barrier, sizeof(barrier));
-    if (fanout >= n - 1)
-      snprintf(what, cap, "flat, then barrier %s", barrier);
-    else
-      snprintf(what, cap, "tree(k=%d%s), then barrier %s", fanout,
-               from_root ? ", copies from the root" : "", barrier);
+    const ompext_bcast_shape_t shape = ompext_plan_bcast_shape(mp, plan, lines);
+    char barrier[80] = "barrier ";
+    ompext_plan_describe_barrier(&plan->barrier, barrier + strlen(barrier),
+                                 sizeof(barrier) - strlen(barrier));
+    describe_copyprivate(plan, shape, barrier, what, cap);
     const ompext_model_cost_t b =
-        ompext_price_bcast(mp, n, fanout, from_root, lines);
+        ompext_price_bcast(mp, n, shape.fanout, shape.from_root, lines);
     const ompext_model_cost_t close =
         ompext_price_barrier(mp, n, &plan->barrier);
     return (ompext_model_cost_t){b.min + close.min, b.max + close.max};
@@ -258,8 +271,7 @@ static void describe_on_domains(const ompext_planner_t *planner,
                                 const ompext_model_topology_t *t,
                                 ompext_model_op_t op, double lines, char *what,
                                 size_t cap) {
-  const int n = plan->nproc;
-  const int largest = n < t->cores ? n : t->cores;
+  const int largest = ompext_largest_domain(t, plan->nproc);
   switch (op) {
   case OMPEXT_MODEL_OP_BARRIER: {
     ompext_domain_plan_t d;
@@ -276,14 +288,11 @@ static void describe_on_domains(const ompext_planner_t *planner,
       snprintf(what, cap, "leaders: %s", tree);
     }
     return;
-  case OMPEXT_MODEL_OP_COPYPRIVATE: {
-    const int is_long =
-        ompext_model_tn(&planner->machine->params, lines) >=
-        (double)plan->bcast.long_ns;
-    snprintf(what, cap, "leaders: tree(k=%d), then the barrier",
-             is_long ? plan->bcast.long_fanout : plan->bcast.short_fanout);
+  case OMPEXT_MODEL_OP_COPYPRIVATE:
+    snprintf(
+        what, cap, "leaders: tree(k=%d), then the barrier",
+        ompext_plan_bcast_shape(&planner->machine->params, plan, lines).fanout);
     return;
-  }
   case OMPEXT_MODEL_OP_FORK_JOIN:
     snprintf(what, cap, "leaders: tree(k=%d) in each", plan->forkjoin_fanout);
     return;
@@ -309,11 +318,11 @@ int ompext_plan_price_on(const ompext_planner_t *planner,
   if (plan->on_domains[op] && !out->stock_path)
     describe_on_domains(planner, plan, topo, op, lines, out->what,
                         sizeof(out->what));
-  char *close = strstr(out->what, ", then barrier ");
-  if (op == OMPEXT_MODEL_OP_COPYPRIVATE && close &&
-      plan->on_domains[OMPEXT_MODEL_OP_BARRIER] && plan->domain_barrier &&
-      plan->barrier.alg != OMPEXT_BARRIER_STOCK)
-    snprintf(close, sizeof(out->what) - (size_t)(close - out->what),
-             ", then the leaders' barrier");
+  else if (op == OMPEXT_MODEL_OP_COPYPRIVATE &&
+           plan->on_domains[OMPEXT_MODEL_OP_BARRIER] && plan->domain_barrier &&
+           plan->barrier.alg != OMPEXT_BARRIER_STOCK)
+    /* A flat broadcast closed by the barrier the team runs: the leaders'. */
+    describe_copyprivate(plan, ompext_plan_bcast_shape(mp, plan, lines),
+                         "the leaders' barrier", out->what, sizeof(out->what));
   return isnan(out->ext.min) || isnan(out->stock.min) ? -1 : 0;
 }

@@ -45,11 +45,27 @@ ompext_model_cost_t ompext_price_reduce(const ompext_model_params_t *mp, int n,
                                         int method, const int *fanin,
                                         int levels, double lines);
 
+/* The broadcast a copy of so many lines takes under a plan: the long or
+   the short copy's fan-out, relaying or copying from the root. */
+struct ompext_plan;
+typedef struct ompext_bcast_shape {
+  int fanout;
+  int from_root;
+} ompext_bcast_shape_t;
+ompext_bcast_shape_t ompext_plan_bcast_shape(const ompext_model_params_t *mp,
+                                             const struct ompext_plan *plan,
+                                             double lines);
+
+/* The model's largest domain for a team of n on t (thread t on core t). */
+static inline int ompext_largest_domain(const ompext_model_topology_t *t,
+                                        int n) {
+  return n < t->cores ? n : t->cores;
+}
+
 /* On a topology, for a team spanning its domains (plan_placed.c): the
    runtime's own collective, and the plan's as the team runs it (each
    collective on the domains or flat, by plan->on_domains). */
 struct ompext_planner;
-struct ompext_plan;
 ompext_model_cost_t ompext_price_stock_placed(const ompext_model_params_t *mp,
                                               const ompext_model_topology_t *t,
                                               ompext_model_op_t op, int n,
