@@ -3,7 +3,8 @@
  * applications do, beyond syncbench's one construct in a loop: team sizes
  * that change from region to region, nested regions (active and
  * serialized), if(false) regions, tasks (one handed over from a thread
- * that keeps working) and taskloops, dynamic loops.
+ * that keeps working) and taskloops, dynamic loops, a reduction site whose
+ * size changes from call to call.
  * make bench runs it on stock and ext to look for a slower case there too.
  *
  * Each pattern repeats one step (usually a parallel region); blocks of
@@ -170,6 +171,31 @@ static int step_locked_updates(long step, int team) {
   return total != (long double)LOCKED_UPDATES * team;
 }
 
+/* One array-section reduction site whose size changes from call to call:
+   n = 1, 8, 64, 512, 4096 doubles in turn, inside one region. */
+#define SECTION_MAX 4096
+static double section[SECTION_MAX];
+static void reduce_section(double *a, int n, int team) {
+#pragma omp for reduction(+ : a[:n])
+  for (int i = 0; i < team; i++)
+    for (int j = 0; j < n; j++)
+      a[j] += 1.0;
+}
+static int step_reduce_sizes(long step, int team) {
+  (void)step;
+  static const int sizes[] = {1, 8, 64, 512, SECTION_MAX};
+  const int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
+  memset(section, 0, sizeof section);
+#pragma omp parallel
+  for (int k = 0; k < nsizes; k++)
+    reduce_section(section, sizes[k], team);
+  int bad = 0;
+  for (int k = 0, from = 0; k < nsizes; from = sizes[k++])
+    for (int j = from; j < sizes[k]; j++)
+      bad |= section[j] != (double)(nsizes - k) * team;
+  return bad;
+}
+
 static const struct pattern {
   const char *name;
   step_fn step;
@@ -191,6 +217,8 @@ static const struct pattern {
      "parallel for, schedule(dynamic,4), 64 iterations, reduction"},
     {"locked-updates", step_locked_updates, 1,
      "64 updates per thread under the runtime's global atomic lock"},
+    {"reduce-sizes", step_reduce_sizes, 1,
+     "one a[:n] reduction site, n = 1, 8, 64, 512, 4096 doubles in turn"},
 };
 #define NPATTERNS (sizeof patterns / sizeof patterns[0])
 

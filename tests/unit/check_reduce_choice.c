@@ -11,8 +11,14 @@
  *     the class's method, and keep getting it once the decision settled
  *     (a decision for method 0 must not read as "no decision yet", which
  *     would probe the site forever);
- *   - the median of the probes' slowest combines picks the class: the
- *     larger half of the probes, not the smaller, decides;
+ *   - one size (the probes' slowest combines in one class) takes that
+ *     class's method; sizes that change take the method cheapest over all
+ *     of them (three large probes of eight cost more than five small
+ *     ones), and a size seen once (a combine the scheduler slowed) does
+ *     not count;
+ *   - a decided site whose sizes change moves: on the tree within
+ *     OMPEXT_REDUCE_PROBES re-timings, off it after a recheck; a final
+ *     site (atomics in a team within libomp's atomics cutoff) never does;
  *   - in a team that fits the machine (the plan gives R_R), the median
  *     combine counts as R_R plus its time beyond the median reference read
  *     (less half a timer call), scaled by R_R over the reference: the same
@@ -28,12 +34,12 @@
  *   - a thread that reads the decision before its switch takes the tree
  *     then, and the decided method from the switch on;
  *   - an answer marked final (OMPEXT_REDUCE_METHOD_SETTLED: the runtime
- *     keeps it and stops asking) is atomic or critical, and that thread
- *     gets the same answer for the same key and allowed ever after (checked
- *     at every call); a site settled on atomics is marked for both threads,
- *     one settled on the tree never is, nor is a probe; the one-item answer
- *     of a site the team keeps no record of (no tree allowed, or every site
- *     taken) is marked at once.
+ *     keeps it and stops asking) is atomic (or a one-item critical), and
+ *     that thread gets the same answer for the same key and allowed ever
+ *     after (checked at every call); a site settled on atomics is marked
+ *     for both threads, one settled on the tree or the lock never is, nor
+ *     is a probe; the one-item answer of a site the team keeps no record of
+ *     (no tree allowed, or every site taken) is marked at once.
  */
 #include "test_services.h"
 
@@ -88,7 +94,9 @@ static int ask(int tid, uintptr_t key, unsigned allowed) {
   return method;
 }
 
-/* Class 0 up to 100 ns, class 1 up to 1000 ns, class 2 beyond. */
+/* Class 0 up to 100 ns, class 1 up to 1000 ns, class 2 beyond.  A class's
+   method costs a quarter of the others there; class 1 costs 100 times
+   class 0.  A team of 2: atomics are final. */
 static void set_up(int small, int large) {
   memset(&sizes, 0, sizeof(sizes));
   sizes.sized = 1;
@@ -96,12 +104,16 @@ static void set_up(int small, int large) {
   sizes.reference_ns = model_reference_ns;
   sizes.timer_ns = model_timer_ns;
   sizes.reference_shrinks_only = shrinks_only;
+  sizes.final_atomics = 1;
   for (int a = 0; a < 4; ++a)
     sizes.one_item[a] = OMPEXT_REDUCE_METHOD_ATOMIC;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
     sizes.combine_ns[c] = c == 0 ? 100 : c == 1 ? 1000 : 1e30;
     for (int a = 0; a < 4; ++a)
       sizes.best[c][a] = (unsigned char)(c == 0 ? small : large);
+    for (int m = 0; m < 4; ++m)
+      sizes.cost[c][m] =
+          (c == 0 ? 1 : 100) * (m == sizes.best[c][ALLOWED] ? 1 : 4);
   }
   ompext_reduce_choice_init(&choice, &sizes, clocks, 2);
   nkept[0] = nkept[1] = 0;
@@ -145,7 +157,7 @@ static void expect_settles_ref(int small, int large, const double *probe_ns,
       tu_fail("%s: probe %d ran %s, not the tree", what, i,
               ompext_reduce_method_name(m));
   }
-  for (int i = 0; i < 20; ++i) {
+  for (int i = 0; i < OMPEXT_REDUCE_REPROBE_EVERY - 1; ++i) {
     const int m = reduce_once(50, -1);
     if (ompext_reduce_choice_probing(&choice))
       tu_fail("%s: still probing after %d probes", what, OMPEXT_REDUCE_PROBES);
@@ -282,6 +294,13 @@ static void check_final_answers(void) {
   if (finals)
     tu_fail("an answer of a site settled on the tree was marked final");
 
+  /* The lock is slower than stock's atomics for a scalar: never final. */
+  set_up(OMPEXT_REDUCE_METHOD_CRITICAL, OMPEXT_REDUCE_METHOD_CRITICAL);
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES + 4; ++i)
+    reduce_once(50, -1);
+  if (finals)
+    tu_fail("an answer of a site settled on the lock was marked final");
+
   set_up(OMPEXT_REDUCE_METHOD_TREE, OMPEXT_REDUCE_METHOD_TREE);
   reduce_at(KEY, OMPEXT_REDUCE_ALLOW_ATOMIC, 50, -1);
   if (nkept[0] != 1 || nkept[1] != 1)
@@ -300,6 +319,64 @@ static void check_final_answers(void) {
     reduce_at(late, ALLOWED, 500, -1);
   if (tu_failures() == before)
     printf("ok: final answers are atomic or critical, settled, and kept\n");
+}
+
+/* n reductions at KEY timed at combine_ns; the method of the last. */
+static int reduce_many(int n, double combine_ns) {
+  int m = -1;
+  for (int i = 0; i < n; ++i)
+    m = reduce_once(combine_ns, -1);
+  return m;
+}
+
+/* A site's sizes change after its decision: on the tree it is timed again
+   every OMPEXT_REDUCE_REPROBE_EVERY calls and moves once the new size is
+   most of what it remembers; off the tree, unless final, it goes back to
+   the tree every OMPEXT_REDUCE_RECHECK_EVERY calls and is timed again.  A
+   final site (atomics in a team where stock takes atomics) never moves. */
+static void check_sizes_that_change(void) {
+  const int A = OMPEXT_REDUCE_METHOD_ATOMIC, T = OMPEXT_REDUCE_METHOD_TREE;
+  const unsigned long before = tu_failures();
+  set_up(A, T);
+  if (reduce_many(OMPEXT_REDUCE_PROBES + 2, 500) != T)
+    tu_fail("large data did not settle on the tree");
+  const int moved = reduce_many(
+      OMPEXT_REDUCE_REPROBE_EVERY * (OMPEXT_REDUCE_PROBES + 1), 50);
+  if (moved != A)
+    tu_fail("a tree site whose data became small ran %s, expected atomic",
+            ompext_reduce_method_name(moved));
+
+  set_up(A, T);
+  sizes.final_atomics = 0;
+  if (reduce_many(OMPEXT_REDUCE_PROBES + 2, 50) != A || finals)
+    tu_fail("small data in a large team: not atomics, or marked final");
+  const int rechecked =
+      reduce_many(OMPEXT_REDUCE_RECHECK_EVERY + OMPEXT_REDUCE_PROBES + 2, 500);
+  if (rechecked != T)
+    tu_fail("an atomic site whose data became large ran %s, expected the "
+            "tree",
+            ompext_reduce_method_name(rechecked));
+
+  set_up(A, T);
+  reduce_many(OMPEXT_REDUCE_PROBES + 2, 50);
+  const int kept =
+      reduce_many(OMPEXT_REDUCE_RECHECK_EVERY + OMPEXT_REDUCE_PROBES + 2, 500);
+  if (kept != A || nkept[0] != 1)
+    tu_fail("a final atomic site ran %s (kept %d), expected atomics, kept",
+            ompext_reduce_method_name(kept), nkept[0]);
+
+  /* Sizes cycling call by call, as one site reducing a[:n] for n = 1, 8,
+     64, 512, 4096: decided by their total cost, not by the median. */
+  set_up(A, T);
+  const double cycle[] = {50, 50, 50, 500, 500};
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES + 40; ++i)
+    reduce_once(cycle[i % 5], -1);
+  const int mix = reduce_once(50, -1);
+  if (mix != T)
+    tu_fail("sizes cycling 3 small, 2 large: ran %s, expected the tree",
+            ompext_reduce_method_name(mix));
+  if (tu_failures() == before)
+    printf("ok: sizes that change are seen\n");
 }
 
 int main(void) {
@@ -325,11 +402,20 @@ int main(void) {
   expect_settles(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_RUNTIME,
                  mostly_large, 8, OMPEXT_REDUCE_METHOD_RUNTIME,
                  "five large probes of eight");
-  /* Three of eight large: the median is small. */
+  /* Three of eight large: the median is small, but the large data cost
+     more over all the calls on the small data's method. */
   const double mostly_small[] = {50, 500, 50, 50, 500, 50, 500, 50};
   expect_settles(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_RUNTIME,
-                 mostly_small, 8, OMPEXT_REDUCE_METHOD_ATOMIC,
+                 mostly_small, 8, OMPEXT_REDUCE_METHOD_RUNTIME,
                  "three large probes of eight");
+  /* One of sixteen large (a combine the scheduler slowed): not a size. */
+  double one_slow[OMPEXT_REDUCE_PROBES];
+  for (int i = 0; i < OMPEXT_REDUCE_PROBES; ++i)
+    one_slow[i] = i == 5 ? 5000 : 50;
+  expect_settles(OMPEXT_REDUCE_METHOD_ATOMIC, OMPEXT_REDUCE_METHOD_TREE,
+                 one_slow, OMPEXT_REDUCE_PROBES, OMPEXT_REDUCE_METHOD_ATOMIC,
+                 "one slow probe of sixteen");
+  check_sizes_that_change();
   check_reference_scaling();
   check_settled_sites();
   check_decision_read_early();

@@ -556,6 +556,7 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
   z->timer_ns = ompext_now_overhead_ns();
   z->reference_ns = mp->r_r;
   z->reference_shrinks_only = oversubscribed;
+  z->final_atomics = nproc <= OMPEXT_MODEL_LIBOMP_ATOMIC_CUTOFF;
   z->verbose = out->served.verbose;
   z->line_bytes = mp->line_bytes;
   for (int c = 0; c < OMPEXT_REDUCE_CLASSES; ++c) {
@@ -581,6 +582,8 @@ static void plan_reduce_sizes(const ompext_config_t *cfg,
 void ompext_plan_reduce_pick(ompext_reduce_sizes_t *z, int c,
                              const double *cost, int oversubscribed) {
   const double lines = (double)(1L << c);
+  for (int m = 0; m < 4; ++m)
+    z->cost[c][m] = m == OMPEXT_REDUCE_METHOD_RUNTIME ? NAN : cost[m];
   for (unsigned a = 0; a < 4; ++a) {
     /* The tree, where allowed, else the critical method: the runtime's
        own fallback when the compiler emitted neither. */

@@ -11,8 +11,14 @@
 
 /* Size classes: 1, 2, 4, ... lines. */
 #define OMPEXT_REDUCE_CLASSES 17
-/* Gathers tid 0 times per call site before the site settles. */
-#define OMPEXT_REDUCE_PROBES 8
+/* Gathers tid 0 times before a site's method is decided, and the probes a
+   site remembers (its latest, a ring). */
+#define OMPEXT_REDUCE_PROBES 16
+/* A site on the tree is timed again at one gather in this many. */
+#define OMPEXT_REDUCE_REPROBE_EVERY 16
+/* A site on atomics or the lock that the runtime does not keep goes back
+   to the tree for OMPEXT_REDUCE_PROBES gathers after this many calls. */
+#define OMPEXT_REDUCE_RECHECK_EVERY 1024
 /* Call sites one team keeps apart; later ones get the one-item choice. */
 #define OMPEXT_REDUCE_SITES 32
 
@@ -22,7 +28,11 @@
    of methods the compiler allowed (OMPEXT_REDUCE_ALLOW_* bits). */
 typedef struct ompext_reduce_sizes {
   int sized;       /* 0: every size gets one_item */
-  int verbose;     /* OMPEXT_VERBOSE: one line per site when it settles */
+  int verbose;     /* OMPEXT_VERBOSE: one line per site per decision */
+  /* The team is no larger than libomp's atomics cutoff, where stock takes
+     atomics whatever the size: only there may an atomic answer be final
+     (kept by the runtime, never checked again). */
+  int final_atomics;
   double line_bytes;
   int one_item[4]; /* by allowed bits: the choice without a size */
   double timer_ns; /* what timing a combine adds to it */
@@ -37,6 +47,9 @@ typedef struct ompext_reduce_sizes {
   int reference_shrinks_only;
   double combine_ns[OMPEXT_REDUCE_CLASSES];
   unsigned char best[OMPEXT_REDUCE_CLASSES][4];
+  /* The model's cost (min, ns) of each method per size class: a site whose
+     sizes change takes the method cheapest over the sizes it saw. */
+  double cost[OMPEXT_REDUCE_CLASSES][4];
 } ompext_reduce_sizes_t;
 
 /* A thread's place in the team's sequence of synchronisations: how many
@@ -46,7 +59,7 @@ typedef struct ompext_reduce_clock {
   struct ompext_reduce_site *running; /* tid 0: the site being reduced */
   unsigned allowed;                   /* tid 0: its allowed methods */
   int probing;                        /* tid 0: timing its combines */
-  /* The last settled site this thread read: its key (0: none), the allowed
+  /* The last final site this thread read: its key (0: none), the allowed
      methods it was asked with, and its method. */
   uintptr_t settled_key;
   struct ompext_reduce_site *settled_site;
@@ -60,9 +73,13 @@ typedef struct ompext_reduce_clock {
 typedef struct ompext_reduce_site {
   alignas(OMPEXT_CACHE_LINE) _Atomic uintptr_t key; /* reduce_func; 0 free */
   _Atomic uint64_t decision; /* 0: none yet; else see reduce_choice.c */
-  int probes;                /* tid 0 only: gathers timed */
-  double combine_ns[OMPEXT_REDUCE_PROBES]; /* tid 0 only: each one's
-                                              slowest combine */
+  /* tid 0 only from here on. */
+  unsigned probes; /* gathers timed, all told (the ring's next: % PROBES) */
+  unsigned fresh;  /* gathers timed since the site last went to the tree */
+  unsigned calls;  /* calls since the last decision or re-timing */
+  int decided;     /* the method of the last decision (-1: none yet) */
+  double combine_ns[OMPEXT_REDUCE_PROBES];   /* each gather's slowest
+                                                combine */
   double reference_ns[OMPEXT_REDUCE_PROBES]; /* and the reference read
                                                 beside it (< 0: none) */
 } ompext_reduce_site_t;
@@ -86,9 +103,9 @@ void ompext_reduce_choice_init(ompext_reduce_choice_t *rc,
 
 /* The method (enum ompext_reduce_method) for this thread's reduction at
    site key with the compiler's allowed methods.  Every thread of the team
-   gets the same answer for the same reduction.  An atomic or critical
-   answer that this thread will get again for this key and allowed, for as
-   long as the choice lives, has OMPEXT_REDUCE_METHOD_SETTLED added. */
+   gets the same answer for the same reduction.  An answer that this thread
+   will get again for this key and allowed, for as long as the choice
+   lives, has OMPEXT_REDUCE_METHOD_SETTLED added (see reduce_choice.c). */
 int ompext_reduce_choice_method(ompext_reduce_choice_t *rc, int tid,
                                 uintptr_t key, unsigned allowed);
 
