@@ -73,8 +73,9 @@ typedef struct ompext_reduce_clock {
 typedef struct ompext_reduce_site {
   alignas(OMPEXT_CACHE_LINE) _Atomic uintptr_t key; /* reduce_func; 0 free */
   _Atomic uint64_t decision; /* 0: none yet; else see reduce_choice.c */
-  /* tid 0 only from here on. */
-  unsigned probes; /* gathers timed, all told (the ring's next: % PROBES) */
+  /* tid 0 only from here on, on lines of their own: tid 0 writes them at
+     every call, which must not move the line every thread reads. */
+  alignas(OMPEXT_CACHE_LINE) unsigned probes; /* gathers timed, all told (the ring's next: % PROBES) */
   unsigned fresh;  /* gathers timed since the site last went to the tree */
   unsigned calls;  /* calls since the last decision or re-timing */
   int decided;     /* the method of the last decision (-1: none yet) */
