@@ -7,25 +7,24 @@
  * of 8192.  So the plugin measures it.  A call site (keyed by the
  * compiler's reduce_func) starts on the tree, where tid 0 combines each
  * child's data with reduce_func: such a combine is a multi-line copy of
- * the data, and each gather's slowest combine is what the plan's table
- * (the model's T_N per size class, ompext_reduce_sizes_t) turns into a
- * size class, and the classes of sixteen gathers into the method the model
- * prices cheapest for this team over those sizes, among the methods the
- * compiler allowed (atomics, the tree, libomp's critical method).  The
- * slowest combine of a gather, and a size counted only where two gathers
- * saw it: a child that
- * ran on tid 0's own core leaves its data in tid 0's cache, and a combine
- * of cached data looks like a much smaller one, which would send an array
- * to atomics, the costly mistake; timing too long only costs a scalar the
- * tree or the lock.  The slowest combine is a child's data coming from
- * another core, the transfer T_N prices; in an oversubscribed team some
- * children share tid 0's core in every gather, and the fastest combine
- * made 4 KiB arrays look like 64 B (8 threads on 2 cores: atomics, 1.3x
- * stock's time).  Counting only sizes seen twice keeps a combine slowed by
- * the scheduler from deciding alone.  The model's times are those of the
- * machine when it was calibrated, and a virtual machine's line transfers change under it (on
- * the development machine R_R moved between 28 and 125 ns within minutes,
- * and a scalar's combine then measured as 2 KiB: the lock, 1.12x stock's
+ * the data, and each gather's slowest combine is what the plan's table (the
+ * model's T_N per size class, ompext_reduce_sizes_t) turns into a size class,
+ * and the classes of sixteen gathers into the method the model prices cheapest
+ * for this team over those sizes, among the methods the compiler allowed
+ * (atomics, the tree, libomp's critical method).  The slowest combine of a
+ * gather, and a size counted only where two gathers saw it: a child that ran on
+ * tid 0's own core leaves its data in tid 0's cache, and a combine of cached
+ * data looks like a much smaller one, which would send an array to atomics, the
+ * costly mistake; timing too long only costs a scalar the tree or the lock.
+ * The slowest combine is a child's data coming from another core, the transfer
+ * T_N prices; in an oversubscribed team some children share tid 0's core in
+ * every gather, and the fastest combine made 4 KiB arrays look like 64 B (8
+ * threads on 2 cores: atomics, 1.3x stock's time).  Counting only sizes seen
+ * twice keeps a combine slowed by the scheduler from deciding alone.  The
+ * model's times are those of the machine when it was calibrated, and a virtual
+ * machine's line transfers change under it (on the development machine R_R
+ * moved between 28 and 125 ns within minutes, and a scalar's combine then
+ * measured as 2 KiB: the lock, 1.12x stock's
  * time).  So each combine is timed beside a reference read (a line the
  * child had just modified, reduce_tree.c): the reference is the combine's
  * first line at today's cost, and what the combine took beyond it is
@@ -297,7 +296,7 @@ static double calibrated_combine(const ompext_reduce_sizes_t *sizes,
   return sizes->reference_shrinks_only ? fmin(scaled, combine_ns) : scaled;
 }
 
-/* The method for the sizes a site's remembered probes saw (n of them).
+/* The method for the sizes a site's remembered probes saw.
    Each probe is classed by its combine, scaled by the median reference
    read.  A size counts when at least two probes saw it: a combine slowed
    once by the scheduler must not make a scalar look like an array (one
@@ -307,8 +306,9 @@ static double calibrated_combine(const ompext_reduce_sizes_t *sizes,
    fifth call weighs as much as it costs.  Sets *median_class (the median
    probe's class) for the verbose line. */
 static int method_for_probes(const ompext_reduce_sizes_t *sizes,
-                             const ompext_reduce_site_t *s, int n,
-                             unsigned allowed, int *median_class) {
+                             const ompext_reduce_site_t *s, unsigned allowed,
+                             int *median_class) {
+  const int n = OMPEXT_REDUCE_PROBES;
   double timed[OMPEXT_REDUCE_PROBES], line[OMPEXT_REDUCE_PROBES];
   for (int i = 0; i < n; ++i) {
     timed[i] = s->combine_ns[i];
@@ -362,8 +362,7 @@ void ompext_reduce_choice_measured(ompext_reduce_choice_t *rc,
       atomic_load_explicit(&site->decision, memory_order_relaxed);
   int median_class;
   const int best =
-      method_for_probes(rc->sizes, site, OMPEXT_REDUCE_PROBES, clock->allowed,
-                        &median_class);
+      method_for_probes(rc->sizes, site, clock->allowed, &median_class);
   const int first = word == 0;
   site->calls = 0;
   if (!first && best == new_method_of(word))

@@ -75,7 +75,8 @@ typedef struct ompext_reduce_site {
   _Atomic uint64_t decision; /* 0: none yet; else see reduce_choice.c */
   /* tid 0 only from here on, on lines of their own: tid 0 writes them at
      every call, which must not move the line every thread reads. */
-  alignas(OMPEXT_CACHE_LINE) unsigned probes; /* gathers timed, all told (the ring's next: % PROBES) */
+  /* Gathers timed, all told (the ring's next entry: probes % PROBES). */
+  alignas(OMPEXT_CACHE_LINE) unsigned probes;
   unsigned fresh;  /* gathers timed since the site last went to the tree */
   unsigned calls;  /* calls since the last decision or re-timing */
   int decided;     /* the method of the last decision (-1: none yet) */
